@@ -1,0 +1,62 @@
+#include "lint/discover/discover.h"
+
+#include <algorithm>
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+namespace retrylint {
+
+bool hasConfigExtension(std::string_view path) {
+  llvm::StringRef ext = llvm::sys::path::extension(llvm::StringRef(path.data(), path.size()));
+  return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json");
+}
+
+bool isSkippedDirectory(std::string_view dirPath) {
+  llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(dirPath.data(), dirPath.size()));
+  if (name == ".git" || name == ".hg" || name == ".svn" || name == "node_modules" || name == "__pycache__" ||
+      name == ".cache" || name.startswith("cmake-build-") || name.startswith("bazel-"))
+    return true;
+  // A CMake build tree (whatever its name) holds generated copies, not sources.
+  llvm::SmallString<256> cache(llvm::StringRef(dirPath.data(), dirPath.size()));
+  llvm::sys::path::append(cache, "CMakeCache.txt");
+  return llvm::sys::fs::exists(cache);
+}
+
+std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors) {
+  std::vector<Candidate> out;
+  for (const std::string &given : paths) {
+    llvm::sys::fs::file_status st;
+    if (std::error_code ec = llvm::sys::fs::status(given, st)) {
+      errors.push_back(Diagnostic{given, 0, 0, "cannot read: " + ec.message()});
+      continue;
+    }
+    if (!llvm::sys::fs::is_directory(st)) {
+      out.push_back(Candidate{given, true});
+      continue;
+    }
+    std::vector<Candidate> found;
+    std::error_code ec;
+    for (llvm::sys::fs::recursive_directory_iterator it(given, ec, /*follow_symlinks=*/false), end; it != end && !ec;
+         it.increment(ec)) {
+      const std::string &p = it->path();
+      llvm::sys::fs::file_type type = it->type();
+      if (type == llvm::sys::fs::file_type::directory_file) {
+        if (isSkippedDirectory(p)) it.no_push();
+        continue;
+      }
+      if (type == llvm::sys::fs::file_type::regular_file && hasConfigExtension(p)) {
+        std::string shown = p;
+        if (llvm::StringRef(shown).startswith("./") && !llvm::StringRef(given).startswith("./")) shown = shown.substr(2);
+        found.push_back(Candidate{shown, false});
+      }
+    }
+    if (ec) errors.push_back(Diagnostic{given, 0, 0, "cannot walk the directory: " + ec.message()});
+    std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.path < b.path; });
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+} // namespace retrylint

@@ -1,0 +1,170 @@
+#include "lint/engine.h"
+
+#include <algorithm>
+#include <regex>
+
+#include <llvm/Support/Error.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/ThreadPool.h>
+#include <llvm/Support/Threading.h>
+#include <yaml-cpp/yaml.h>
+
+#include "lint/discover/discover.h"
+#include "lint/extract/extractors.h"
+
+namespace retrylint {
+namespace {
+
+// Inputs larger than this are not retry configs; reading them would only cost memory.
+constexpr size_t kMaxFileBytes = 32u << 20;
+// yaml-cpp parses recursively; refuse nesting that could exhaust the stack.
+constexpr int kMaxNesting = 500;
+
+// Deepest bracket nesting of flow collections and block indentation steps, roughly: enough to
+// refuse pathological inputs before the recursive parser sees them.
+int flowNestingDepth(std::string_view text) {
+  int depth = 0, deepest = 0;
+  bool inDouble = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inDouble) {
+      if (c == '\\') ++i;
+      else if (c == '"') inDouble = false;
+      continue;
+    }
+    if (c == '"') inDouble = true;
+    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
+    else if ((c == ']' || c == '}') && depth > 0) --depth;
+  }
+  return deepest;
+}
+
+bool isJsonPath(const std::string &path) {
+  return llvm::sys::path::extension(path).equals_insensitive(".json");
+}
+
+void runRules(const FileModel &model, const RunOptions &options, std::vector<Finding> &out) {
+  for (const Rule *rule : allRules()) {
+    std::string code(rule->code);
+    if (options.disabled.count(code)) continue;
+    auto sev = options.severities.find(code);
+    Reporter reporter(*rule, sev == options.severities.end() ? rule->severity : sev->second, out);
+    rule->check(model, options.settings, reporter);
+  }
+}
+
+} // namespace
+
+FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options) {
+  FileResult r;
+  auto fail = [&](int line, int col, std::string msg) { r.errors.push_back(Diagnostic{path, line, col, std::move(msg)}); };
+  if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+  if (text.find('\0') != std::string::npos) {
+    if (named) fail(0, 0, "binary file, not a retry configuration");
+    return r;
+  }
+  const bool relevant = named || looksLikeRetryConfig(text);
+  if (flowNestingDepth(text) > kMaxNesting) {
+    if (relevant) fail(0, 0, "nesting deeper than " + std::to_string(kMaxNesting) + " levels; not analysed");
+    return r;
+  }
+
+  std::vector<YAML::Node> docs;
+  const bool json = isJsonPath(path);
+  if (json) {
+    // Strict JSON first: yaml-cpp would accept things JSON parsers (and gRPC) reject.
+    auto parsed = llvm::json::parse(text);
+    if (!parsed) {
+      std::string msg = llvm::toString(parsed.takeError());
+      if (!relevant) return r;
+      // llvm::json reports "[3:5, byte=40]: Expected , or }"; lift the position out.
+      int line = 0, col = 0;
+      std::smatch m;
+      if (std::regex_search(msg, m, std::regex(R"(\[(\d+):(\d+), byte=\d+\]:?\s*)"))) {
+        line = std::stoi(m[1]);
+        col = std::stoi(m[2]);
+        msg = m.prefix().str() + m.suffix().str();
+      }
+      fail(line, col, "invalid JSON: " + msg);
+      return r;
+    }
+  }
+  SourceFile src(path, text);
+  try {
+    if (json) {
+      // JSON allows tabs wherever it allows spaces; YAML does not. Same length, same columns.
+      std::string yamlText = text;
+      std::replace(yamlText.begin(), yamlText.end(), '\t', ' ');
+      docs.push_back(YAML::Load(yamlText));
+    } else {
+      docs = YAML::LoadAll(text);
+    }
+  } catch (const YAML::Exception &e) {
+    if (!relevant) return r;
+    if (e.mark.is_null()) fail(0, 0, "invalid YAML: " + e.msg);
+    else fail(e.mark.line + 1, e.mark.column + 1, "invalid YAML: " + e.msg);
+    return r;
+  }
+
+  FileModel model;
+  model.path = path;
+  ExtractContext cx{src, model, r.errors};
+  try {
+    r.analysed = extractDocuments(docs, cx);
+  } catch (const std::exception &e) {
+    fail(0, 0, std::string("could not analyse: ") + e.what());
+  }
+  r.policies = model.policies.size();
+  runRules(model, options, r.findings);
+  return r;
+}
+
+RunResult run(const RunOptions &options) {
+  RunResult result;
+  std::vector<Candidate> files = discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors);
+  std::vector<FileResult> perFile(files.size());
+
+  auto analyseOne = [&](size_t i) {
+    const Candidate &c = files[i];
+    FileResult &r = perFile[i];
+    auto buf = llvm::MemoryBuffer::getFile(c.path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!buf) {
+      r.errors.push_back(Diagnostic{c.path, 0, 0, "cannot read: " + buf.getError().message()});
+      return;
+    }
+    if ((*buf)->getBufferSize() > kMaxFileBytes) {
+      if (c.named) r.errors.push_back(Diagnostic{c.path, 0, 0, "larger than 32 MiB; not analysed"});
+      return;
+    }
+    try {
+      r = analyseText(c.path, (*buf)->getBuffer().str(), c.named, options);
+    } catch (const std::exception &e) {
+      r.errors.push_back(Diagnostic{c.path, 0, 0, std::string("internal error: ") + e.what()});
+    }
+  };
+
+  unsigned jobs = options.jobs;
+  if (jobs == 1 || files.size() < 2) {
+    for (size_t i = 0; i < files.size(); ++i) analyseOne(i);
+  } else {
+    llvm::ThreadPoolStrategy strategy = llvm::hardware_concurrency(jobs);
+    llvm::ThreadPool pool(strategy);
+    for (size_t i = 0; i < files.size(); ++i) pool.async([&analyseOne, i] { analyseOne(i); });
+    pool.wait();
+  }
+
+  result.stats.files_seen = files.size();
+  for (FileResult &r : perFile) {
+    if (r.analysed) ++result.stats.files_analysed;
+    result.stats.policies += r.policies;
+    std::move(r.findings.begin(), r.findings.end(), std::back_inserter(result.findings));
+    std::move(r.errors.begin(), r.errors.end(), std::back_inserter(result.errors));
+  }
+  std::sort(result.findings.begin(), result.findings.end(), findingLess);
+  std::sort(result.errors.begin(), result.errors.end(), diagnosticLess);
+  return result;
+}
+
+} // namespace retrylint

@@ -1,0 +1,47 @@
+// The pipeline: discover -> classify -> extract -> rules -> sort. Knows no rule by name.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lint/model/finding.h"
+#include "rules/rule.h"
+
+namespace retrylint {
+
+struct RunOptions {
+  std::vector<std::string> paths;
+  Settings settings;
+  std::set<std::string> disabled;             // rule codes switched off
+  std::map<std::string, Severity> severities; // rule code -> severity override
+  unsigned jobs = 0;                          // 0 = one per core
+};
+
+struct Stats {
+  size_t files_seen = 0;     // files considered
+  size_t files_analysed = 0; // files holding a recognised retry config
+  size_t policies = 0;       // retry policies extracted
+};
+
+struct RunResult {
+  std::vector<Finding> findings;  // sorted by path, line, column, rule
+  std::vector<Diagnostic> errors; // inputs that could not be (fully) analysed
+  Stats stats;
+};
+
+// One file's share of a run.
+struct FileResult {
+  std::vector<Finding> findings;
+  std::vector<Diagnostic> errors;
+  bool analysed = false;
+  size_t policies = 0;
+};
+
+// Analyse text as if read from `path` (`named`: the user named the file, so a file that does
+// not parse is an error even when it does not look like a retry config).
+FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options);
+
+RunResult run(const RunOptions &options);
+
+} // namespace retrylint

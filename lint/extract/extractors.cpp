@@ -1,0 +1,54 @@
+#include "lint/extract/extractors.h"
+
+#include <algorithm>
+
+namespace retrylint {
+
+const std::vector<Extractor> &extractors() {
+  static const std::vector<Extractor> all = {istioExtractor(), grpcServiceConfigExtractor()};
+  return all;
+}
+
+namespace {
+bool isKubernetesList(const YAML::Node &doc) {
+  auto kind = get(doc, "kind");
+  auto items = get(doc, "items");
+  return kind && kind->IsScalar() && kind->Scalar() == "List" && items && items->IsSequence();
+}
+
+bool extractOne(const YAML::Node &doc, ExtractContext &cx, int depth) {
+  if (!doc.IsMap()) return false;
+  if (isKubernetesList(doc) && depth < 8) {
+    bool any = false;
+    for (const auto &item : *get(doc, "items")) any |= extractOne(item, cx, depth + 1);
+    return any;
+  }
+  for (const auto &ex : extractors()) {
+    if (!ex.recognise(doc)) continue;
+    if (std::find(cx.model.formats.begin(), cx.model.formats.end(), ex.format) == cx.model.formats.end())
+      cx.model.formats.emplace_back(ex.format);
+    try {
+      ex.extract(doc, cx);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+    return true;
+  }
+  return false;
+}
+} // namespace
+
+bool extractDocuments(const std::vector<YAML::Node> &docs, ExtractContext &cx) {
+  bool any = false;
+  for (const auto &doc : docs) any |= extractOne(doc, cx, 0);
+  return any;
+}
+
+bool looksLikeRetryConfig(std::string_view text) {
+  for (const auto &ex : extractors())
+    for (auto m : ex.markers)
+      if (text.find(m) != std::string_view::npos) return true;
+  return false;
+}
+
+} // namespace retrylint

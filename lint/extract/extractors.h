@@ -1,0 +1,34 @@
+// The dialect extractors, recognised by content, and the loop that feeds them documents.
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "lint/extract/yaml_util.h"
+
+namespace retrylint {
+
+struct Extractor {
+  std::string_view format;                     // "istio-virtualservice"
+  bool (*recognise)(const YAML::Node &doc);    // by content, never by file name
+  void (*extract)(const YAML::Node &doc, ExtractContext &cx);
+  // Words whose presence in an unparsable file says it was meant to be this dialect, so a
+  // syntax error there is reported rather than the file skipped as someone else's.
+  std::vector<std::string_view> markers;
+};
+
+const std::vector<Extractor> &extractors();
+
+// One extractor per dialect (lint/extract/<dialect>.cpp).
+const Extractor &istioExtractor();
+const Extractor &grpcServiceConfigExtractor();
+
+// Feed every document (and every item of a Kubernetes `kind: List`) to the extractor that
+// recognises it. Returns whether any document was recognised.
+bool extractDocuments(const std::vector<YAML::Node> &docs, ExtractContext &cx);
+
+// Whether the raw text mentions any dialect's markers (used for files that do not parse).
+bool looksLikeRetryConfig(std::string_view text);
+
+} // namespace retrylint

@@ -1,0 +1,385 @@
+// Istio VirtualService: spec.http[].retries, spec.http[].timeout, spec.http[].match[].method.
+//
+// Field facts: istio/api networking/v1alpha3/virtual_service.proto (HTTPRetry, HTTPRoute);
+// what istiod generates: istio/istio pilot/pkg/networking/core/route/retry/retry.go;
+// validation: istio/istio pkg/config/validation/validation.go. See shared/spec/formats.md §2.
+#include <algorithm>
+#include <cctype>
+
+#include "lint/extract/extractors.h"
+#include "lint/model/status_codes.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "istio-virtualservice";
+
+// Istio's implicit policy for a route without a `retries` block: 2 retries.
+// Source: istio/istio pilot/pkg/networking/core/route/retry/retry.go (DefaultPolicy, NumRetries 2).
+constexpr int kIstioDefaultRetries = 2;
+constexpr const char *kIstioDefaultRetriesSource =
+    "Istio's default when a route has no retries block: 2 retries "
+    "(istio/istio pilot/pkg/networking/core/route/retry/retry.go)";
+// The implicit retryOn. 503 is left out: EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY defaults to true
+// since istio/istio PR #52111.
+constexpr const char *kIstioDefaultRetryOnSource =
+    "Istio's default retryOn: connect-failure,refused-stream,unavailable,cancelled "
+    "(istio/api virtual_service.proto HTTPRetry.retry_on; istio/istio retry.go)";
+// Envoy's backoff under Istio: base 25 ms (runtime upstream.base_retry_backoff_ms), max 10x base,
+// fully jittered: envoyproxy/envoy docs/root/configuration/http/http_filters/router_filter.rst.
+constexpr double kEnvoyBaseMs = 25;
+constexpr const char *kEnvoyBackoffSource =
+    "Envoy's built-in retry backoff: fully jittered, 25 ms base, capped at 10x base "
+    "(envoyproxy/envoy router_filter.rst, x-envoy-max-retries)";
+
+struct RetryOnToken {
+  std::string_view name;
+  Condition::Kind kind;
+  int lo, hi;      // HTTP statuses covered
+  int grpc;        // gRPC code
+  bool processed;  // the failed attempt may already have taken effect
+  std::string_view why;
+};
+
+// Valid tokens: istio/istio pkg/config/validation/validation.go supportedRetryOnPolicies.
+// Envoy semantics: envoyproxy/envoy router_filter.rst (x-envoy-retry-on, x-envoy-retry-grpc-on).
+const std::vector<RetryOnToken> &retryOnTokens() {
+  using K = Condition::Kind;
+  static const std::vector<RetryOnToken> t = {
+      {"5xx", K::HttpStatus, 500, 599, -1, true, "5xx retries 500, 504 and per-try timeouts, after which the first attempt may have been processed"},
+      {"gateway-error", K::HttpStatus, 502, 504, -1, true, "gateway-error retries 504 and per-try timeouts, after which the first attempt may have been processed"},
+      {"reset", K::Transport, 0, -1, -1, true, "reset retries connections reset or timed out after the request was sent"},
+      {"reset-before-request", K::Transport, 0, -1, -1, false, ""},
+      {"connect-failure", K::Transport, 0, -1, -1, false, ""},
+      {"retriable-4xx", K::HttpStatus, 409, 409, -1, false, ""},
+      {"refused-stream", K::Transport, 0, -1, -1, false, ""},
+      {"retriable-status-codes", K::Transport, 0, -1, -1, false, ""},
+      {"retriable-headers", K::Transport, 0, -1, -1, false, ""},
+      {"envoy-ratelimited", K::Transport, 0, -1, -1, false, ""},
+      {"http3-post-connect-failure", K::Transport, 0, -1, -1, false, ""},
+      {"cancelled", K::GrpcStatus, 0, -1, 1, false, ""},
+      {"deadline-exceeded", K::GrpcStatus, 0, -1, 4, true, "deadline-exceeded retries calls that timed out, which the server may have processed"},
+      {"internal", K::GrpcStatus, 0, -1, 13, true, "internal retries calls that failed inside the server, possibly after taking effect"},
+      {"resource-exhausted", K::GrpcStatus, 0, -1, 8, false, ""},
+      {"unavailable", K::GrpcStatus, 0, -1, 14, false, ""},
+  };
+  return t;
+}
+
+std::string validTokenList() {
+  std::string s;
+  for (const auto &t : retryOnTokens()) s += (s.empty() ? "" : ", ") + std::string(t.name);
+  return s;
+}
+
+Condition conditionFor(const RetryOnToken &t, Origin origin, Span where) {
+  Condition c;
+  c.kind = t.kind;
+  c.text = std::string(t.name);
+  c.http_lo = t.lo;
+  c.http_hi = t.hi;
+  c.grpc_code = t.grpc;
+  c.may_have_been_processed = t.processed;
+  c.why_processed = std::string(t.why);
+  c.origin = origin;
+  c.where = std::move(where);
+  return c;
+}
+
+const RetryOnToken *findToken(std::string_view name) {
+  for (const auto &t : retryOnTokens())
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::vector<Condition> defaultRetryOn(Span where) {
+  std::vector<Condition> out;
+  for (auto name : {"connect-failure", "refused-stream", "unavailable", "cancelled"})
+    out.push_back(conditionFor(*findToken(name), Origin::Defaulted, where));
+  return out;
+}
+
+void parseRetryOn(ExtractContext &cx, const YAML::Node &node, const std::string &anchor, RetryPolicy &p) {
+  std::string value = requireString(cx, node, "retries.retryOn");
+  size_t pos = 0;
+  while (pos <= value.size()) {
+    size_t comma = value.find(',', pos);
+    if (comma == std::string::npos) comma = value.size();
+    std::string raw = value.substr(pos, comma - pos);
+    std::string tok = trim(raw);
+    size_t lead = raw.find_first_not_of(" \t");
+    Span where = cx.tokenSpan(node, pos + (lead == std::string::npos ? 0 : lead), std::max<size_t>(tok.size(), 1));
+    pos = comma + 1;
+    if (tok.empty()) {
+      cx.problem(where, "retryOn has an empty entry: Istio rejects the VirtualService", anchor + "/retryOn");
+      continue;
+    }
+    if (tok != raw) {
+      cx.problem(where, "retryOn entry '" + raw + "' has spaces: Istio's validation splits on ',' without trimming and rejects the VirtualService; write '" + tok + "'",
+                 anchor + "/retryOn/" + tok);
+    }
+    if (std::all_of(tok.begin(), tok.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+      int code = tok.size() > 4 ? 0 : std::stoi(tok);
+      if (!httpCodeInRange(code)) {
+        cx.problem(where, "retryOn '" + tok + "' is not an HTTP status code (100-599): Istio rejects the VirtualService", anchor + "/retryOn/" + tok);
+        continue;
+      }
+      Condition c;
+      c.kind = Condition::Kind::HttpStatus;
+      c.text = tok;
+      c.http_lo = c.http_hi = code;
+      c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
+      if (c.may_have_been_processed)
+        c.why_processed = code == 408 ? "408 means the request timed out and may have been processed"
+                                      : tok + " can be returned after the request was processed";
+      c.where = where;
+      p.retry_on.push_back(std::move(c));
+      continue;
+    }
+    const RetryOnToken *t = findToken(tok);
+    if (!t) {
+      cx.problem(where, "retryOn '" + tok + "' is not a retry condition Istio accepts (" + validTokenList() + ", or an HTTP status code): Istio rejects the VirtualService",
+                 anchor + "/retryOn/" + tok);
+      continue;
+    }
+    p.retry_on.push_back(conditionFor(*t, Origin::Written, where));
+  }
+}
+
+// Istio accepts Go-style durations; min 1 ms for perTryTimeout.
+std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, std::string_view field, const std::string &anchor) {
+  std::string text = requireString(cx, n, field);
+  std::string err;
+  auto d = parseGoDuration(text, &err);
+  if (!d) {
+    cx.problem(cx.span(n), std::string(field) + ": " + err + ": Istio rejects the VirtualService", anchor + "/" + std::string(field));
+    return std::nullopt;
+  }
+  if (d->nanos < 0) {
+    cx.problem(cx.span(n), std::string(field) + " " + text + " is negative: Istio rejects the VirtualService", anchor + "/" + std::string(field));
+    return std::nullopt;
+  }
+  return d;
+}
+
+void collectMethods(ExtractContext &cx, const YAML::Node &route, RetryPolicy &p) {
+  auto match = get(route, "match");
+  if (!match || !match->IsSequence()) return;
+  for (const auto &m : *match) {
+    if (!m.IsMap()) continue;
+    if (auto headers = get(m, "headers"); headers && headers->IsMap()) {
+      for (auto it = headers->begin(); it != headers->end(); ++it) {
+        if (!it->first.IsScalar()) continue;
+        std::string k = it->first.Scalar();
+        std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (k == "idempotency-key" || k == "x-idempotency-key") p.idempotency_key = true;
+      }
+    }
+    auto method = get(m, "method");
+    if (!method || !method->IsMap()) continue;
+    for (auto kind : {"exact", "prefix", "regex"}) {
+      auto v = get(*method, kind);
+      if (!v || !v->IsScalar()) continue;
+      std::string text = v->Scalar();
+      if (std::string_view(kind) == "regex") {
+        // Simple alternations such as ^(POST|PUT)$ name their methods; anything else is opaque.
+        std::string cleaned;
+        for (char c : text)
+          if (std::isalpha(static_cast<unsigned char>(c)) || c == '|') cleaned += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        size_t start = 0;
+        while (start <= cleaned.size()) {
+          size_t bar = cleaned.find('|', start);
+          if (bar == std::string::npos) bar = cleaned.size();
+          std::string alt = cleaned.substr(start, bar - start);
+          if (!alt.empty()) p.methods.push_back(written(alt, cx.span(*v)));
+          start = bar + 1;
+        }
+      } else {
+        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
+        if (std::string_view(kind) == "prefix") {
+          // A prefix names every method that starts with it ("P" matches POST, PUT and PATCH).
+          for (auto m2 : {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+            if (std::string_view(m2).substr(0, std::min(text.size(), std::string_view(m2).size())) == text && text.size() <= std::string_view(m2).size())
+              p.methods.push_back(written(std::string(m2), cx.span(*v)));
+        } else {
+          p.methods.push_back(written(text, cx.span(*v)));
+        }
+      }
+    }
+  }
+}
+
+void setEnvoyBackoff(RetryPolicy &p, Span blockWhere, std::optional<Duration> base, Span baseWhere) {
+  Backoff &b = p.backoff;
+  b.envoy_schedule = true;
+  b.growth = builtIn(Growth::Exponential, blockWhere, kEnvoyBackoffSource);
+  if (base) b.initial = written(base, baseWhere);
+  else b.initial = builtIn(std::optional<Duration>(Duration::ms(kEnvoyBaseMs)), blockWhere, kEnvoyBackoffSource);
+  b.multiplier = builtIn(2.0, blockWhere, kEnvoyBackoffSource);
+  b.cap = builtIn(std::optional<Duration>(*b.initial.value * 10.0), blockWhere, kEnvoyBackoffSource);
+  b.jitter = builtIn(Jitter::Full, blockWhere, kEnvoyBackoffSource);
+  b.description = "Envoy's jittered backoff (" + formatDuration(*b.initial.value) + " base)";
+}
+
+void extractRoute(ExtractContext &cx, const YAML::Node &route, size_t index, const std::string &vsName,
+                  const std::string &vsAnchor) {
+  requireMap(cx, route, "spec.http[" + std::to_string(index) + "]");
+  std::string routeName;
+  if (auto n = get(route, "name"); n && n->IsScalar()) routeName = n->Scalar();
+  std::string anchor = vsAnchor + "/http[" + (routeName.empty() ? std::to_string(index) : routeName) + "]";
+
+  RetryPolicy p;
+  p.format = std::string(kFormat);
+  p.component = "VirtualService " + vsName + " http[" + std::to_string(index) + "]" +
+                (routeName.empty() ? "" : " (" + routeName + ")");
+  p.anchor = anchor;
+  p.attempts_field = "attempts";
+  p.attempts_count_retries = true;
+  p.deadline_name = "route timeout";
+  p.per_try_field = "perTryTimeout";
+  p.budget_field = "a DestinationRule retryBudget";
+  // Istio's retry budget lives in a DestinationRule (trafficPolicy.retryBudget), not here.
+  p.budget.origin = Origin::Unknown;
+  collectMethods(cx, route, p);
+
+  if (auto t = get(route, "timeout")) {
+    auto d = readDuration(cx, *t, "timeout", anchor);
+    if (d) p.overall_deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*t));
+  } else {
+    p.overall_deadline = defaulted(std::optional<Duration>(), cx.span(route),
+                                   "Istio: no route timeout unless set (istio/api virtual_service.proto HTTPRoute.timeout, 'default is disabled')");
+  }
+
+  auto retries = get(route, "retries");
+  bool fault = get(route, "fault").has_value();
+
+  if (!retries || isNull(*retries)) {
+    if (fault) return; // fault injection turns Istio's retries off for the route
+    p.implicit = true;
+    p.where = cx.span(route);
+    p.max_attempts = defaulted(std::optional<int>(kIstioDefaultRetries + 1), p.where, kIstioDefaultRetriesSource);
+    p.retry_on = defaultRetryOn(p.where);
+    for (auto &c : p.retry_on) c.origin = Origin::Defaulted;
+    p.per_try_timeout = defaulted(std::optional<Duration>(), p.where, "Istio: perTryTimeout defaults to the route timeout");
+    setEnvoyBackoff(p, p.where, std::nullopt, p.where);
+    cx.model.policies.push_back(std::move(p));
+    return;
+  }
+
+  requireMap(cx, *retries, "retries");
+  Span retriesKey = cx.keySpan(route, "retries");
+  p.where = retriesKey;
+  auto attempts = get(*retries, "attempts");
+  auto perTry = get(*retries, "perTryTimeout");
+  auto retryOn = get(*retries, "retryOn");
+  auto backoff = get(*retries, "backoff");
+
+  long long n = 0;
+  Span attemptsWhere = retriesKey;
+  if (attempts) {
+    n = requireInt(cx, *attempts, "retries.attempts", false);
+    attemptsWhere = cx.span(*attempts);
+    if (n < 0) {
+      cx.problem(attemptsWhere, "attempts " + std::to_string(n) + " is negative: Istio rejects the VirtualService", anchor + "/retries/attempts");
+      return;
+    }
+    if (n > 1'000'000) {
+      cx.problem(attemptsWhere, "attempts " + std::to_string(n) + " is not a usable retry count", anchor + "/retries/attempts");
+      return;
+    }
+  }
+  if (n == 0) {
+    if (perTry || retryOn || backoff) {
+      cx.problem(attempts ? attemptsWhere : retriesKey,
+                 std::string(attempts ? "attempts: 0" : "retries without attempts") +
+                     " disables retries, yet perTryTimeout/retryOn are set: Istio rejects this ('http retry policy configured when attempts are set to 0 (disabled)') and no retry runs",
+                 anchor + "/retries/attempts");
+    }
+    return; // retries off on this route
+  }
+  if (fault) {
+    cx.problem(retriesKey, "retries are ignored on this route: Istio enables no retries or timeouts on a route with fault injection (istio/api virtual_service.proto HTTPRoute.fault)",
+               anchor + "/retries");
+    return;
+  }
+
+  p.max_attempts = written(std::optional<int>(static_cast<int>(n) + 1), attemptsWhere);
+
+  if (perTry) {
+    auto d = readDuration(cx, *perTry, "perTryTimeout", anchor);
+    if (d && d->nanos < 1'000'000) {
+      cx.problem(cx.span(*perTry), "perTryTimeout " + perTry->Scalar() + " is below Istio's minimum of 1ms: Istio rejects the VirtualService", anchor + "/perTryTimeout");
+      d.reset();
+    }
+    if (d) p.per_try_timeout = written(std::optional<Duration>(d), cx.span(*perTry));
+  } else {
+    p.per_try_timeout = defaulted(std::optional<Duration>(), retriesKey, "Istio: perTryTimeout defaults to the route timeout");
+  }
+
+  if (retryOn) {
+    parseRetryOn(cx, *retryOn, anchor, p);
+  } else {
+    p.retry_on = defaultRetryOn(retriesKey);
+    for (auto &c : p.retry_on) c.origin = Origin::Defaulted;
+  }
+
+  std::optional<Duration> base;
+  Span baseWhere = retriesKey;
+  if (backoff) {
+    base = readDuration(cx, *backoff, "backoff", anchor);
+    baseWhere = cx.span(*backoff);
+    if (base && base->nanos < 1'000'000) {
+      cx.problem(baseWhere, "backoff " + backoff->Scalar() + " is below Envoy's minimum base interval of 1ms", anchor + "/backoff");
+      base.reset();
+    }
+  }
+  setEnvoyBackoff(p, retriesKey, base, baseWhere);
+  cx.model.policies.push_back(std::move(p));
+}
+
+bool recognise(const YAML::Node &doc) {
+  auto api = get(doc, "apiVersion");
+  auto kind = get(doc, "kind");
+  return api && kind && api->IsScalar() && kind->IsScalar() &&
+         api->Scalar().rfind("networking.istio.io/", 0) == 0 && kind->Scalar() == "VirtualService";
+}
+
+void extract(const YAML::Node &doc, ExtractContext &cx) {
+  std::string name = "(unnamed)", ns = "default";
+  if (auto md = get(doc, "metadata"); md && md->IsMap()) {
+    if (auto n = get(*md, "name"); n && n->IsScalar()) name = n->Scalar();
+    if (auto n = get(*md, "namespace"); n && n->IsScalar()) ns = n->Scalar();
+  }
+  auto spec = get(doc, "spec");
+  if (!spec || isNull(*spec)) return;
+  requireMap(cx, *spec, "spec");
+  auto http = get(*spec, "http");
+  if (!http || isNull(*http)) return;
+  requireSequence(cx, *http, "spec.http");
+  std::string anchor = "VirtualService/" + ns + "/" + name;
+  size_t i = 0;
+  for (const auto &route : *http) {
+    try {
+      extractRoute(cx, route, i, name, anchor);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+    ++i;
+  }
+}
+
+} // namespace
+
+const Extractor &istioExtractor() {
+  static const Extractor e{kFormat, recognise, extract, {"networking.istio.io"}};
+  return e;
+}
+
+} // namespace retrylint

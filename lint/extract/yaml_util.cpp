@@ -1,0 +1,102 @@
+#include "lint/extract/yaml_util.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace retrylint {
+
+Span ExtractContext::span(const YAML::Node &n) const {
+  const YAML::Mark m = n.Mark();
+  if (m.is_null()) return Span{src.path(), 0, 0, 0, 0};
+  if (n.IsScalar()) return src.scalarSpan(m.line, m.column, n.Scalar());
+  return Span{src.path(), m.line + 1, m.column + 1, m.line + 1, m.column + 2};
+}
+
+Span ExtractContext::keySpan(const YAML::Node &map, std::string_view key) const {
+  if (map.IsMap()) {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      if (it->first.IsScalar() && it->first.Scalar() == key) return span(it->first);
+    }
+  }
+  return span(map);
+}
+
+Span ExtractContext::tokenSpan(const YAML::Node &scalar, size_t offset, size_t length) const {
+  const YAML::Mark m = scalar.Mark();
+  if (m.is_null()) return Span{src.path(), 0, 0, 0, 0};
+  return src.tokenSpan(m.line, m.column, offset, length);
+}
+
+void ExtractContext::problem(Span where, std::string message, std::string anchor) {
+  model.problems.push_back(ConfigProblem{std::move(where), std::move(message), std::move(anchor)});
+}
+
+void ExtractContext::error(const TypeError &e) {
+  errors.push_back(Diagnostic{e.where.path.empty() ? src.path() : e.where.path, e.where.line, e.where.column, e.what()});
+}
+
+std::optional<YAML::Node> get(const YAML::Node &map, std::string_view key) {
+  if (!map.IsMap()) return std::nullopt;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+  }
+  return std::nullopt;
+}
+
+bool isScalarString(const YAML::Node &n) { return n.IsScalar(); }
+bool isQuoted(const YAML::Node &n) { return n.IsScalar() && n.Tag() == "!"; }
+bool isNull(const YAML::Node &n) { return n.IsNull(); }
+
+namespace {
+std::string kindName(const YAML::Node &n) {
+  if (n.IsMap()) return "a map";
+  if (n.IsSequence()) return "a list";
+  if (n.IsNull()) return "empty";
+  if (n.IsScalar()) return "'" + n.Scalar() + "'";
+  return "undefined";
+}
+} // namespace
+
+std::string requireString(const ExtractContext &cx, const YAML::Node &n, std::string_view what) {
+  if (!n.IsScalar()) throw TypeError(cx.span(n), std::string(what) + " must be a string, not " + kindName(n));
+  return n.Scalar();
+}
+
+long long requireInt(const ExtractContext &cx, const YAML::Node &n, std::string_view what, bool allowQuoted) {
+  auto bad = [&] { return TypeError(cx.span(n), std::string(what) + " must be an integer, not " + kindName(n)); };
+  if (!n.IsScalar() || (isQuoted(n) && !allowQuoted)) throw bad();
+  const std::string &s = n.Scalar();
+  if (s.empty()) throw bad();
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (end && *end == '\0' && errno == 0) return v;
+  // JSON writers sometimes emit 2.0 for an integer; protobuf's JSON parser accepts it.
+  errno = 0;
+  double d = std::strtod(s.c_str(), &end);
+  if (end && *end == '\0' && errno == 0 && std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9e15)
+    return static_cast<long long>(d);
+  throw bad();
+}
+
+double requireNumber(const ExtractContext &cx, const YAML::Node &n, std::string_view what, bool allowQuoted) {
+  auto bad = [&] { return TypeError(cx.span(n), std::string(what) + " must be a number, not " + kindName(n)); };
+  if (!n.IsScalar() || (isQuoted(n) && !allowQuoted)) throw bad();
+  const std::string &s = n.Scalar();
+  errno = 0;
+  char *end = nullptr;
+  double d = std::strtod(s.c_str(), &end);
+  if (s.empty() || !end || *end != '\0' || errno != 0 || !std::isfinite(d)) throw bad();
+  return d;
+}
+
+void requireMap(const ExtractContext &cx, const YAML::Node &n, std::string_view what) {
+  if (!n.IsMap()) throw TypeError(cx.span(n), std::string(what) + " must be a map, not " + kindName(n));
+}
+
+void requireSequence(const ExtractContext &cx, const YAML::Node &n, std::string_view what) {
+  if (!n.IsSequence()) throw TypeError(cx.span(n), std::string(what) + " must be a list, not " + kindName(n));
+}
+
+} // namespace retrylint

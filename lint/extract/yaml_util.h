@@ -1,0 +1,55 @@
+// Reading yaml-cpp nodes (YAML and JSON alike) with positions, for the extractors.
+#pragma once
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "lint/model/finding.h"
+#include "lint/model/policy.h"
+#include "lint/source.h"
+
+namespace retrylint {
+
+// A value of the wrong kind where a dialect needs a specific one (a list where a map must be,
+// "three" where a number must be). The block it is in cannot be analysed: it becomes an error
+// (exit code 2) naming the file and line, and extraction goes on with the next block.
+struct TypeError : std::runtime_error {
+  Span where;
+  TypeError(Span w, const std::string &msg) : std::runtime_error(msg), where(std::move(w)) {}
+};
+
+// What an extractor writes into while it reads one file.
+struct ExtractContext {
+  const SourceFile &src;
+  FileModel &model;
+  std::vector<Diagnostic> &errors;
+
+  // The span of a node: a scalar's whole text, or the first character of a map or list.
+  Span span(const YAML::Node &n) const;
+  // The key of `map[key]`, for findings about a block or a missing field.
+  Span keySpan(const YAML::Node &map, std::string_view key) const;
+  // A token inside a single-line scalar (an item of a comma-separated list).
+  Span tokenSpan(const YAML::Node &scalar, size_t offset, size_t length) const;
+
+  void problem(Span where, std::string message, std::string anchor);
+  void error(const TypeError &e);
+};
+
+// map[key] if `map` is a map that has it (yaml-cpp's operator[] on a const node never inserts).
+std::optional<YAML::Node> get(const YAML::Node &map, std::string_view key);
+bool isScalarString(const YAML::Node &n); // a scalar, quoted or not
+bool isQuoted(const YAML::Node &n);       // a quoted scalar ("3" rather than 3)
+bool isNull(const YAML::Node &n);         // `~`, `null` or empty
+
+// Typed reads. Each throws TypeError naming the field when the node is of another kind.
+std::string requireString(const ExtractContext &cx, const YAML::Node &n, std::string_view what);
+long long requireInt(const ExtractContext &cx, const YAML::Node &n, std::string_view what, bool allowQuoted);
+double requireNumber(const ExtractContext &cx, const YAML::Node &n, std::string_view what, bool allowQuoted);
+void requireMap(const ExtractContext &cx, const YAML::Node &n, std::string_view what);
+void requireSequence(const ExtractContext &cx, const YAML::Node &n, std::string_view what);
+
+} // namespace retrylint

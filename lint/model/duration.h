@@ -1,0 +1,40 @@
+// Durations as the retry configs write them, and the parsers for each syntax.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace retrylint {
+
+// A length of time, kept in nanoseconds (the finest unit any supported format writes).
+struct Duration {
+  int64_t nanos = 0;
+
+  static constexpr Duration ms(double v) { return Duration{static_cast<int64_t>(v * 1e6)}; }
+  static constexpr Duration s(double v) { return Duration{static_cast<int64_t>(v * 1e9)}; }
+  double seconds() const { return static_cast<double>(nanos) / 1e9; }
+  double millis() const { return static_cast<double>(nanos) / 1e6; }
+
+  friend Duration operator+(Duration a, Duration b) { return {a.nanos + b.nanos}; }
+  friend Duration operator*(Duration a, double k) {
+    return {static_cast<int64_t>(static_cast<double>(a.nanos) * k)};
+  }
+  friend auto operator<=>(Duration, Duration) = default;
+};
+
+// Human form used in messages: "25 ms", "1.5 s", "0.1 s", "2 min 30 s" is not used —
+// seconds with up to three decimals from one second up, milliseconds below.
+std::string formatDuration(Duration d);
+// The same, always in seconds ("0.1 s"), for arithmetic shown next to second-sized values.
+std::string formatSeconds(Duration d);
+
+// Go `time.ParseDuration` syntax (Istio, Linkerd, Dapr): "1.5s", "100ms", "1h30m", "0".
+// Returns nullopt and sets *error on malformed input.
+std::optional<Duration> parseGoDuration(std::string_view text, std::string *error);
+
+// proto3 JSON Duration (gRPC service config, Envoy): decimal seconds with an "s" suffix,
+// at most 9 fractional digits: "0.100s", "30s". "100ms" is rejected.
+std::optional<Duration> parseProtoJsonDuration(std::string_view text, std::string *error);
+
+} // namespace retrylint

@@ -1,0 +1,122 @@
+// The retry-policy model: what every dialect is turned into, and what every rule reads.
+//
+// Counts are normalised once, here: `max_attempts` is always the total number of tries,
+// including the first. Every value carries its source span and its origin (written in the
+// file, defaulted by the library — with the default's source — or built into the runtime).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/model/duration.h"
+#include "lint/model/span.h"
+
+namespace retrylint {
+
+enum class Origin {
+  Written,       // set in the file
+  Defaulted,     // left out; the library's default applies (Setting::source says which)
+  BuiltIn,       // fixed behaviour of the runtime, not configurable (e.g. Envoy's jitter)
+  NotApplicable, // the dialect cannot express this; rules leave it alone
+  Unknown,       // configured somewhere this file does not show (e.g. an Istio DestinationRule)
+};
+
+template <class T> struct Setting {
+  T value{};
+  Origin origin = Origin::NotApplicable;
+  Span where;          // the value, or for a defaulted value the block it is missing from
+  std::string source;  // for Defaulted/BuiltIn: the default and where it comes from
+
+  bool known() const { return origin == Origin::Written || origin == Origin::Defaulted || origin == Origin::BuiltIn; }
+  bool written() const { return origin == Origin::Written; }
+};
+
+template <class T> Setting<T> written(T v, Span where) { return {std::move(v), Origin::Written, std::move(where), {}}; }
+template <class T> Setting<T> defaulted(T v, Span where, std::string source) {
+  return {std::move(v), Origin::Defaulted, std::move(where), std::move(source)};
+}
+template <class T> Setting<T> builtIn(T v, Span where, std::string source) {
+  return {std::move(v), Origin::BuiltIn, std::move(where), std::move(source)};
+}
+
+enum class Growth { NoWait, Constant, Linear, Exponential };
+enum class Jitter { None, Full, Proportional };
+
+struct Backoff {
+  Setting<Growth> growth;
+  Setting<std::optional<Duration>> initial;
+  Setting<double> multiplier;               // growth factor per retry (Exponential)
+  Setting<std::optional<Duration>> cap;     // nullopt = no maximum
+  Setting<Jitter> jitter;
+  double jitter_upper = 1.0;                // worst-case factor on the nominal wait (gRPC: 1.2)
+  // Envoy draws retry n's wait from [0, (2^n - 1) * base), capped: worst case (2^n - 1) * base.
+  bool envoy_schedule = false;
+  std::string description;                  // for messages: "Envoy's built-in backoff (25 ms base, 250 ms cap)"
+};
+
+// Worst-case wait before retry n (1-based), or nullopt when the schedule is not known.
+std::optional<Duration> worstCaseWait(const Backoff &b, int n);
+
+// One retry condition as written (or defaulted): an HTTP status or class, a gRPC status,
+// a transport condition, an exception or error name.
+struct Condition {
+  enum class Kind { HttpStatus, GrpcStatus, Transport, ErrorName };
+  Kind kind = Kind::Transport;
+  std::string text;         // as written: "retriable-4xx", "409", "UNAVAILABLE"
+  int http_lo = 0, http_hi = -1; // HTTP statuses this condition retries (inclusive range)
+  int grpc_code = -1;
+  bool may_have_been_processed = false; // the failed attempt may already have taken effect
+  std::string why_processed;            // for messages: "504 means the gateway timed out waiting"
+  Origin origin = Origin::Written;
+  Span where;
+};
+
+struct ConfigProblem {
+  Span where;
+  std::string message;
+  std::string anchor; // logical location, for fingerprints
+};
+
+struct RetryPolicy {
+  std::string format;     // "istio-virtualservice", "grpc-service-config", …
+  std::string component;  // human name: "VirtualService reviews, http[0] (route 'v1')"
+  std::string anchor;     // logical location, stable across line shifts: "VirtualService/ns/reviews/http[0]"
+  Span where;             // the retry block (or the route, for an implicit policy)
+  bool implicit = false;  // no retry block is written: the library's default policy applies
+
+  Setting<std::optional<int>> max_attempts;  // total tries incl. the first; nullopt = unbounded
+  std::string attempts_field;                // the field as users know it: "attempts", "maxAttempts"
+  bool attempts_count_retries = false;       // that field counts retries, not tries
+  std::optional<int> runtime_max_attempts;   // a runtime clamp (gRPC: 5)
+  std::string runtime_max_source;
+
+  Backoff backoff;
+  std::vector<Condition> retry_on;
+
+  Setting<std::optional<Duration>> per_try_timeout;
+  std::string per_try_field; // "perTryTimeout"
+  Setting<std::optional<Duration>> overall_deadline;
+  std::string deadline_name; // "route timeout", "method timeout"
+
+  Setting<bool> budget;      // a retry budget / throttling applies
+  std::string budget_field;  // where a budget would be set: "retryThrottling"
+  std::vector<Setting<std::string>> methods; // HTTP methods the policy is limited to; empty = unknown/any
+  bool idempotency_key = false;              // evidence of an idempotency key on the retried requests
+
+  // Retries per request beyond the first try (effective attempts - 1), 0 when unknown/unbounded.
+  int retries() const;
+  // Attempts that really run: the written count clamped by the runtime.
+  std::optional<int> effectiveAttempts() const;
+  // "attempts: 2 (2 retries + the first try = 3 attempts)" for messages.
+  std::string describeAttempts() const;
+};
+
+// What one file holds once extracted.
+struct FileModel {
+  std::string path;
+  std::vector<std::string> formats; // the dialects found in it
+  std::vector<RetryPolicy> policies;
+  std::vector<ConfigProblem> problems; // values the runtime rejects, ignores or changes (RL901)
+};
+
+} // namespace retrylint

@@ -1,0 +1,52 @@
+#include <llvm/Support/JSON.h>
+
+#include "lint/report/report.h"
+
+namespace retrylint {
+
+void writeJson(llvm::raw_ostream &os, const RunResult &result) {
+  llvm::json::OStream j(os, 2);
+  j.object([&] {
+    j.attribute("version", 1);
+    j.attributeObject("tool", [&] {
+      j.attribute("name", "retrylint");
+      j.attribute("version", RETRYLINT_VERSION);
+    });
+    j.attributeArray("findings", [&] {
+      for (const Finding &f : result.findings) {
+        j.object([&] {
+          j.attribute("rule", f.rule);
+          j.attribute("name", f.name);
+          j.attribute("severity", std::string(severityName(f.severity)));
+          j.attribute("path", f.where.path);
+          j.attribute("line", f.where.line);
+          j.attribute("column", f.where.column);
+          j.attribute("end_line", f.where.end_line);
+          j.attribute("end_column", f.where.end_column);
+          j.attribute("message", f.message);
+          j.attribute("format", f.format);
+          j.attribute("fingerprint", f.fingerprint);
+          j.attributeArray("fixes", [] {});
+        });
+      }
+    });
+    j.attributeArray("errors", [&] {
+      for (const Diagnostic &d : result.errors) {
+        j.object([&] {
+          j.attribute("path", d.path);
+          j.attribute("line", d.line);
+          j.attribute("column", d.column);
+          j.attribute("message", d.message);
+        });
+      }
+    });
+    j.attributeObject("stats", [&] {
+      j.attribute("files_seen", static_cast<int64_t>(result.stats.files_seen));
+      j.attribute("files_analysed", static_cast<int64_t>(result.stats.files_analysed));
+      j.attribute("policies", static_cast<int64_t>(result.stats.policies));
+    });
+  });
+  os << "\n";
+}
+
+} // namespace retrylint

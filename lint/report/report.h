@@ -1,0 +1,16 @@
+// Report writers. Exit codes never depend on the format: see lint/main.cpp.
+#pragma once
+#include <llvm/Support/raw_ostream.h>
+
+#include "lint/engine.h"
+
+namespace retrylint {
+
+// `path:line:col: severity: message [RL101 backoff-missing-jitter]`, one line per finding.
+void writeText(llvm::raw_ostream &out, const RunResult &result, bool color);
+// Errors in the same compiler style (`path:line:col: error: message`), for standard error.
+void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color);
+// JSON output, version 1 (shared/spec/interface.md).
+void writeJson(llvm::raw_ostream &out, const RunResult &result);
+
+} // namespace retrylint

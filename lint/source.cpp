@@ -1,0 +1,87 @@
+#include "lint/source.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "lint/model/finding.h"
+
+namespace retrylint {
+
+std::string_view severityName(Severity s) {
+  switch (s) {
+  case Severity::Note: return "note";
+  case Severity::Warning: return "warning";
+  case Severity::Error: return "error";
+  }
+  return "warning";
+}
+
+std::optional<Severity> parseSeverity(std::string_view s) {
+  if (s == "note") return Severity::Note;
+  if (s == "warning") return Severity::Warning;
+  if (s == "error") return Severity::Error;
+  return std::nullopt;
+}
+
+bool findingLess(const Finding &a, const Finding &b) {
+  return std::tie(a.where.path, a.where.line, a.where.column, a.rule, a.message) <
+         std::tie(b.where.path, b.where.line, b.where.column, b.rule, b.message);
+}
+
+bool diagnosticLess(const Diagnostic &a, const Diagnostic &b) {
+  return std::tie(a.path, a.line, a.column, a.message) < std::tie(b.path, b.line, b.column, b.message);
+}
+
+SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+  starts_.push_back(0);
+  for (size_t i = 0; i < text_.size(); ++i)
+    if (text_[i] == '\n') starts_.push_back(i + 1);
+}
+
+std::string_view SourceFile::line(int l) const {
+  if (l < 0 || l >= lineCount()) return {};
+  size_t b = starts_[l];
+  size_t e = l + 1 < lineCount() ? starts_[l + 1] - 1 : text_.size();
+  std::string_view v(text_.data() + b, e - b);
+  if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
+  return v;
+}
+
+Span SourceFile::spanAt(size_t offset, size_t length) const {
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  int l = static_cast<int>(it - starts_.begin()) - 1;
+  int c = static_cast<int>(offset - starts_[l]);
+  return Span{path_, l + 1, c + 1, l + 1, c + 1 + static_cast<int>(length)};
+}
+
+Span SourceFile::scalarSpan(int line0, int col0, std::string_view plainValue) const {
+  Span s{path_, line0 + 1, col0 + 1, line0 + 1, col0 + 2};
+  std::string_view ln = line(line0);
+  if (col0 < 0 || static_cast<size_t>(col0) >= ln.size()) return s;
+  char q = ln[col0];
+  if (q == '"' || q == '\'') {
+    for (size_t i = col0 + 1; i < ln.size(); ++i) {
+      if (q == '"' && ln[i] == '\\') { ++i; continue; }
+      if (ln[i] == q) {
+        if (q == '\'' && i + 1 < ln.size() && ln[i + 1] == '\'') { ++i; continue; }
+        s.end_column = static_cast<int>(i) + 2;
+        return s;
+      }
+    }
+    s.end_column = static_cast<int>(ln.size()) + 1;
+    return s;
+  }
+  if (!plainValue.empty() && ln.substr(col0, plainValue.size()) == plainValue)
+    s.end_column = col0 + 1 + static_cast<int>(plainValue.size());
+  return s;
+}
+
+Span SourceFile::tokenSpan(int line0, int col0, size_t offsetInValue, size_t length) const {
+  std::string_view ln = line(line0);
+  int start = col0;
+  if (col0 >= 0 && static_cast<size_t>(col0) < ln.size() && (ln[col0] == '"' || ln[col0] == '\'')) ++start;
+  start += static_cast<int>(offsetInValue);
+  return Span{path_, line0 + 1, start + 1, line0 + 1, start + 1 + static_cast<int>(length)};
+}
+
+} // namespace retrylint

@@ -1,0 +1,35 @@
+// An input file's text with line offsets, to turn parser marks into spans.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lint/model/span.h"
+
+namespace retrylint {
+
+class SourceFile {
+public:
+  SourceFile(std::string path, std::string text);
+
+  const std::string &path() const { return path_; }
+  const std::string &text() const { return text_; }
+  // 0-based line -> its text without the newline.
+  std::string_view line(int zeroBasedLine) const;
+  int lineCount() const { return static_cast<int>(starts_.size()); }
+  // 0-based byte offset -> 1-based line/column span of `length` bytes on that line.
+  Span spanAt(size_t offset, size_t length) const;
+  // The span of a scalar whose first character is at 0-based (line, column): a quoted
+  // scalar runs to its closing quote, a plain one to the end of `plainValue` when that
+  // is what the line holds there.
+  Span scalarSpan(int line0, int col0, std::string_view plainValue) const;
+  // Span of one token inside a single-line scalar: offset counted within the value.
+  Span tokenSpan(int line0, int col0, size_t offsetInValue, size_t length) const;
+
+private:
+  std::string path_;
+  std::string text_;
+  std::vector<size_t> starts_;
+};
+
+} // namespace retrylint

@@ -1,0 +1,38 @@
+// The rule list: every rule, in code order. Adding a rule = one file in rules/ + one line here.
+#include "rules/rule.h"
+
+#include <cctype>
+
+namespace retrylint {
+
+extern const Rule kRL101, kRL102, kRL103, kRL104;
+extern const Rule kRL201, kRL203;
+extern const Rule kRL301, kRL302, kRL303;
+extern const Rule kRL401, kRL403;
+extern const Rule kRL901;
+
+const std::vector<const Rule *> &allRules() {
+  static const std::vector<const Rule *> rules = {
+      &kRL101, &kRL102, &kRL103, &kRL104, // backoff
+      &kRL201, &kRL203,                   // attempts
+      &kRL301, &kRL302, &kRL303,          // time limits and budgets
+      &kRL401, &kRL403,                   // what is retried
+      &kRL901,                            // configuration validity
+  };
+  return rules;
+}
+
+const Rule *findRule(std::string_view codeOrName) {
+  for (const Rule *r : allRules()) {
+    if (r->name == codeOrName) return r;
+    if (r->code.size() == codeOrName.size()) {
+      bool same = true;
+      for (size_t i = 0; i < r->code.size(); ++i)
+        same &= std::toupper(static_cast<unsigned char>(codeOrName[i])) == r->code[i];
+      if (same) return r;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace retrylint

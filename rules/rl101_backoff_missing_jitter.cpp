@@ -1,0 +1,45 @@
+#include "rules/rule.h"
+
+namespace retrylint {
+namespace {
+
+void check(const FileModel &m, const Settings &, Reporter &out) {
+  for (const RetryPolicy &p : m.policies) {
+    const Backoff &b = p.backoff;
+    if (p.retries() == 0 || !b.growth.known() || b.growth.value == Growth::NoWait) continue;
+    if (!b.jitter.known() || b.jitter.value != Jitter::None) continue;
+    std::string wait = b.initial.value ? " starting at " + formatDuration(*b.initial.value) : "";
+    std::string msg = "the wait between attempts" + wait + " has no random component";
+    if (b.jitter.origin == Origin::Defaulted) msg += " (" + b.jitter.source + ")";
+    msg += ": clients that failed together retry together, so " + std::to_string(p.retries()) +
+           (p.retries() == 1 ? " retry arrives" : " retries arrive") + " at the recovering service in synchronized waves";
+    out.report(p, b.jitter.where, "jitter", msg);
+  }
+}
+
+} // namespace
+
+extern const Rule kRL101 = {
+    "RL101", "backoff-missing-jitter", Severity::Warning,
+    "delays between attempts contain no randomness, so clients that failed together retry together",
+    {
+        "A retry policy whose wait between attempts is fixed by the schedule alone: no random term is "
+        "added to or multiplied into the delay. Reported for policies whose jitter is absent or switched "
+        "off; never for gRPC, Envoy or Istio, whose runtimes jitter every backoff themselves.",
+        "When a dependency fails, every client sees the failure at about the same instant. Without "
+        "jitter they all wait the same time and retry at the same instant again: 1,000 clients that got a "
+        "503 together hit the recovering service together, in waves, for as long as the outage lasts. "
+        "Exponential growth spreads the waves out in time; only jitter spreads the clients inside a wave.",
+        "A C++ loop that doubles its sleep without a random source, or a Step Functions retrier:\n"
+        "    \"Retry\": [{\"ErrorEquals\": [\"States.TaskFailed\"], \"IntervalSeconds\": 1, \"BackoffRate\": 2}]",
+        "Use full jitter, delay = random(0, min(cap, base * 2^retry)):\n"
+        "    \"Retry\": [{\"ErrorEquals\": [\"States.TaskFailed\"], \"IntervalSeconds\": 1, \"BackoffRate\": 2,\n"
+        "               \"MaxDelaySeconds\": 20, \"JitterStrategy\": \"FULL\"}]",
+        "None.",
+        "AWS Architecture Blog, \"Exponential Backoff And Jitter\"; AWS SDKs and Tools Reference Guide, "
+        "retry behavior; gRFC A6 (gRPC applies ±20 % jitter itself); Envoy router filter, x-envoy-max-retries.",
+    },
+    check,
+};
+
+} // namespace retrylint

@@ -1,0 +1,42 @@
+#include "rules/rule.h"
+
+namespace retrylint {
+namespace {
+
+void check(const FileModel &m, const Settings &, Reporter &out) {
+  for (const RetryPolicy &p : m.policies) {
+    const Backoff &b = p.backoff;
+    if (p.retries() == 0 || !b.growth.known() || b.growth.value != Growth::Constant) continue;
+    std::string wait = b.initial.value ? formatDuration(*b.initial.value) : "the same time";
+    std::string msg = "the wait stays at " + wait + " before each of the " + std::to_string(p.retries()) +
+                      (p.retries() == 1 ? " retry" : " retries");
+    if (b.multiplier.written()) msg += " (multiplier " + std::to_string(b.multiplier.value).substr(0, 3) + ")";
+    if (b.growth.origin == Origin::Defaulted) msg += " (" + b.growth.source + ")";
+    msg += ": through a long outage the retry load never backs off";
+    out.report(p, b.growth.where, "growth", msg);
+  }
+}
+
+} // namespace
+
+extern const Rule kRL102 = {
+    "RL102", "backoff-fixed-interval", Severity::Warning,
+    "the wait does not grow between attempts (constant or absent multiplier)",
+    {
+        "A retry policy whose wait is the same before every retry: a backoff multiplier of 1, a constant "
+        "policy, a C++ loop that sleeps the same duration each time round.",
+        "A fixed interval keeps the retry load constant for the whole outage: the struggling service gets "
+        "the same extra traffic after a minute as after a second. Growing the wait (exponentially, with a cap "
+        "and jitter) sheds that load while the outage lasts and still retries quickly after a blip.",
+        "gRPC service config:\n"
+        "    \"retryPolicy\": {\"maxAttempts\": 4, \"initialBackoff\": \"1s\", \"maxBackoff\": \"1s\",\n"
+        "                    \"backoffMultiplier\": 1, \"retryableStatusCodes\": [\"UNAVAILABLE\"]}",
+        "    \"retryPolicy\": {\"maxAttempts\": 4, \"initialBackoff\": \"0.2s\", \"maxBackoff\": \"5s\",\n"
+        "                    \"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"UNAVAILABLE\"]}",
+        "None.",
+        "AWS Architecture Blog, \"Exponential Backoff And Jitter\"; gRFC A6 client retries (backoff schedule).",
+    },
+    check,
+};
+
+} // namespace retrylint

@@ -1,0 +1,89 @@
+#include "rules/rule.h"
+
+namespace retrylint {
+namespace {
+
+// Worst-case sum of the waits before retries 1..k.
+std::optional<Duration> waitsFor(const Backoff &b, int k) {
+  Duration sum{0};
+  for (int n = 1; n <= k; ++n) {
+    auto w = worstCaseWait(b, n);
+    if (!w) return std::nullopt;
+    sum = sum + *w;
+  }
+  return sum;
+}
+
+void check(const FileModel &m, const Settings &, Reporter &out) {
+  for (const RetryPolicy &p : m.policies) {
+    if (p.implicit || p.retries() == 0) continue;
+    if (!p.overall_deadline.known() || !p.overall_deadline.value) continue;
+    const Duration deadline = *p.overall_deadline.value;
+    const int attempts = *p.effectiveAttempts();
+    auto waits = waitsFor(p.backoff, attempts - 1);
+    bool seconds = deadline >= Duration::s(1);
+    auto fmt = [&](Duration d) { return seconds ? formatSeconds(d) : formatDuration(d); };
+    std::string deadlineText = p.deadline_name + " " + fmt(deadline);
+    const Span &at = p.max_attempts.written() ? p.max_attempts.where : p.where;
+
+    if (p.per_try_timeout.known() && p.per_try_timeout.value) {
+      const Duration perTry = *p.per_try_timeout.value;
+      Duration w = waits.value_or(Duration{0});
+      Duration total = perTry * static_cast<double>(attempts) + w;
+      if (total <= deadline) continue;
+      // How many attempts do fit?
+      int fit = 0;
+      for (int k = 1; k <= attempts; ++k) {
+        Duration t = perTry * static_cast<double>(k) + waitsFor(p.backoff, k - 1).value_or(Duration{0});
+        if (t <= deadline) fit = k;
+      }
+      std::string msg = std::to_string(attempts) + " attempts x " + fmt(perTry) + " per try";
+      if (waits) msg += " + " + fmt(w) + " backoff";
+      msg += " = " + fmt(total) + " > " + deadlineText + ": ";
+      if (fit <= 1)
+        msg += "one attempt can use up the whole deadline, so the retries may never run; shorten the route's work or raise the timeout";
+      else
+        msg += "the last attempts can never run; only " + std::to_string(fit) + " fit, so set " +
+               (p.attempts_field.empty() ? "attempts" : p.attempts_field) + " to " +
+               std::to_string(p.attempts_count_retries ? fit - 1 : fit) + " or raise the timeout";
+      out.report(p, at, "deadline", msg);
+    } else if (!p.per_try_timeout.known() && waits && *waits >= deadline) {
+      std::string msg = "the waits before " + std::to_string(attempts - 1) + " retries add up to " + fmt(*waits) +
+                        " (worst case) >= " + deadlineText + ": the last attempts can never run";
+      out.report(p, at, "deadline", msg);
+    }
+  }
+}
+
+} // namespace
+
+extern const Rule kRL301 = {
+    "RL301", "deadline-exceeded-by-retries", Severity::Error,
+    "per-try timeout x attempts + the worst-case waits exceed the overall deadline",
+    {
+        "A retry policy whose attempts cannot all fit in the overall deadline: per-try timeout x attempts + "
+        "the sum of the worst-case waits between them is larger than the route timeout (Istio, Envoy), the "
+        "method timeout (gRPC) or the deadline around a C++ retry loop. The message shows the arithmetic "
+        "and how many attempts do fit.",
+        "The overall deadline wins: when it expires the caller gets a timeout and the remaining attempts "
+        "never run. The configured attempts are then a fiction that hides the real behaviour, and a slow "
+        "first attempt can use up the whole deadline. Set the overall deadline first, then fit attempts "
+        "inside it; if they do not fit, cut attempts rather than the per-try timeout (shortening that fails "
+        "requests that would have succeeded).",
+        "Istio (3 attempts x 1.5 s + 0.1 s backoff = 4.6 s > 3 s):\n"
+        "    timeout: 3s\n"
+        "    retries:\n"
+        "      attempts: 2\n"
+        "      perTryTimeout: 1.5s",
+        "    timeout: 3s\n"
+        "    retries:\n"
+        "      attempts: 1\n"
+        "      perTryTimeout: 1.4s",
+        "None.",
+        "Istio HTTPRetry and HTTPRoute.timeout (istio/api virtual_service.proto); istio/istio#21137; "
+        "gRFC A6 (the method timeout covers all attempts); Envoy router filter (route timeout includes retries).",
+    },
+    check,
+};
+
+} // namespace retrylint

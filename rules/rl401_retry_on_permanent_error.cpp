@@ -1,0 +1,76 @@
+#include "rules/rule.h"
+
+#include "lint/model/status_codes.h"
+
+namespace retrylint {
+namespace {
+
+std::string httpName(int code) {
+  switch (code) {
+  case 400: return "400 Bad Request";
+  case 401: return "401 Unauthorized";
+  case 403: return "403 Forbidden";
+  case 404: return "404 Not Found";
+  case 405: return "405 Method Not Allowed";
+  case 409: return "409 Conflict";
+  case 410: return "410 Gone";
+  case 412: return "412 Precondition Failed";
+  case 413: return "413 Content Too Large";
+  case 415: return "415 Unsupported Media Type";
+  case 422: return "422 Unprocessable Content";
+  default: return std::to_string(code);
+  }
+}
+
+void check(const FileModel &m, const Settings &, Reporter &out) {
+  for (const RetryPolicy &p : m.policies) {
+    if (p.retries() == 0) continue;
+    for (const Condition &c : p.retry_on) {
+      std::string what;
+      if (c.kind == Condition::Kind::HttpStatus && c.http_lo <= c.http_hi) {
+        std::vector<int> permanent;
+        for (int code = c.http_lo; code <= c.http_hi; ++code)
+          if (httpCodeIsPermanent(code)) permanent.push_back(code);
+        if (permanent.empty()) continue;
+        if (permanent.size() == 1) what = "retries " + httpName(permanent[0]) + ", a permanent failure";
+        else what = "retries " + std::to_string(permanent.size()) + " permanent 4xx statuses (" + httpName(permanent[0]) + ", " + httpName(permanent[1]) + ", …)";
+      } else if (c.kind == Condition::Kind::GrpcStatus && c.grpc_code >= 0 && grpcCodeIsPermanent(c.grpc_code)) {
+        what = "retries " + grpcCodeName(c.grpc_code) + ", a permanent failure";
+      } else {
+        continue;
+      }
+      std::string msg = "'" + c.text + "' " + what + ": the same request fails the same way on every one of the " +
+                        std::to_string(p.retries() + 1) + " attempts, multiplying load for nothing and delaying the error";
+      out.report(p, c.where.known() ? c.where : p.where, "retryOn/" + c.text, msg);
+    }
+  }
+}
+
+} // namespace
+
+extern const Rule kRL401 = {
+    "RL401", "retry-on-permanent-error", Severity::Error,
+    "permanent failures (4xx other than 408/425/429, permanent gRPC codes) are retried",
+    {
+        "Retry conditions that name failures a second try cannot fix: HTTP 4xx other than 408 (Request "
+        "Timeout), 425 (Too Early) and 429 (Too Many Requests) — explicit codes, `retriable-4xx` (409), a "
+        "`CLIENT_ERROR` series, `status >= 400` in C++ — and the gRPC codes INVALID_ARGUMENT, NOT_FOUND, "
+        "ALREADY_EXISTS, PERMISSION_DENIED, UNAUTHENTICATED, FAILED_PRECONDITION, OUT_OF_RANGE, UNIMPLEMENTED.",
+        "A permission or validation failure gives the same answer on the hundredth try. Retrying it multiplies "
+        "the traffic of every broken client by the attempt count, keeps the caller waiting through the backoff, "
+        "and hides the real error behind a timeout. Permanent errors belong straight back to the caller.",
+        "Istio:\n"
+        "    retries:\n"
+        "      attempts: 3\n"
+        "      retryOn: 5xx,retriable-4xx,404",
+        "    retries:\n"
+        "      attempts: 3\n"
+        "      retryOn: connect-failure,refused-stream,503",
+        "None.",
+        "AWS SDKs and Tools Reference Guide (transient, throttling and non-retryable errors); gRPC status code "
+        "guide (UNAVAILABLE is the retryable one); Envoy router filter, retriable-4xx.",
+    },
+    check,
+};
+
+} // namespace retrylint

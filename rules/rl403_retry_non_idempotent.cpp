@@ -1,0 +1,62 @@
+#include "rules/rule.h"
+
+namespace retrylint {
+namespace {
+
+bool nonIdempotent(const std::string &method) { return method == "POST" || method == "PATCH"; }
+
+void check(const FileModel &m, const Settings &, Reporter &out) {
+  for (const RetryPolicy &p : m.policies) {
+    if (p.retries() == 0 || p.idempotency_key) continue;
+    const Setting<std::string> *method = nullptr;
+    for (const auto &mt : p.methods)
+      if (nonIdempotent(mt.value)) { method = &mt; break; }
+    if (!method) continue;
+    const Condition *first = nullptr;
+    std::string list;
+    for (const Condition &c : p.retry_on) {
+      if (!c.may_have_been_processed) continue;
+      if (!first) first = &c;
+      list += (list.empty() ? "" : ", ") + c.text;
+    }
+    if (!first) continue;
+    std::string msg = method->value + " requests (matched at line " + std::to_string(method->where.line) +
+                      ") are retried on " + list + " with no idempotency key: " + first->why_processed +
+                      ", so one user action can run up to " + std::to_string(p.retries() + 1) +
+                      " times (a second payment, a duplicate order)";
+    out.report(p, first->where.known() ? first->where : p.where, "nonIdempotent", msg);
+  }
+}
+
+} // namespace
+
+extern const Rule kRL403 = {
+    "RL403", "retry-non-idempotent", Severity::Warning,
+    "a non-idempotent operation (POST, PATCH) is retried on failures it may already have processed",
+    {
+        "A retry policy that applies to non-idempotent requests (a route matching POST or PATCH, a method "
+        "marked non-idempotent) and retries on conditions after which the first attempt may already have "
+        "taken effect: timeouts (408, 504, DEADLINE_EXCEEDED, per-try timeouts), `5xx`, `gateway-error`, "
+        "`reset`, INTERNAL, UNKNOWN — with no idempotency key in evidence (an `Idempotency-Key` header match). "
+        "Conditions where nothing was sent (connect-failure, refused-stream, reset-before-request) are safe.",
+        "A timeout does not say whether the server acted. Retrying a payment capture or a stock reservation "
+        "after the first attempt succeeded but its answer was lost runs it twice. Istio retried 503s on POSTs "
+        "by default until istio/istio#50506 (a double payout) made it stop.",
+        "    http:\n"
+        "    - match:\n"
+        "      - method: {exact: POST}\n"
+        "      retries:\n"
+        "        attempts: 2\n"
+        "        retryOn: 5xx,reset",
+        "Retry only where nothing was sent, or send a client-made Idempotency-Key reused on every retry:\n"
+        "      retries:\n"
+        "        attempts: 2\n"
+        "        retryOn: connect-failure,refused-stream,reset-before-request",
+        "None.",
+        "istio/istio#13851, #27340, #50506 and PR #52111; IETF draft \"The Idempotency-Key HTTP Header Field\"; "
+        "Envoy router filter (x-envoy-retry-on conditions).",
+    },
+    check,
+};
+
+} // namespace retrylint

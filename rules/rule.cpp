@@ -1,0 +1,56 @@
+#include "rules/rule.h"
+
+#include <cstdio>
+
+#include <llvm/Support/xxhash.h>
+
+namespace retrylint {
+
+std::string fingerprintOf(std::string_view rule, std::string_view path, std::string_view anchor) {
+  std::string key;
+  key.reserve(rule.size() + path.size() + anchor.size() + 2);
+  key.append(rule).push_back('\0');
+  key.append(path).push_back('\0');
+  key.append(anchor);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(llvm::xxHash64(key)));
+  return buf;
+}
+
+void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_view field, std::string message) {
+  report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)), std::move(message));
+}
+
+void Reporter::report(const Span &where, std::string format, std::string anchor, std::string message) {
+  Finding f;
+  f.rule = std::string(rule_.code);
+  f.name = std::string(rule_.name);
+  f.severity = severity_;
+  f.where = where;
+  f.message = std::move(message);
+  f.format = std::move(format);
+  f.anchor = std::move(anchor);
+  f.fingerprint = fingerprintOf(f.rule, where.path, f.anchor);
+  sink_.push_back(std::move(f));
+}
+
+std::string explainRule(const Rule &r) {
+  std::string out;
+  out += std::string(r.code) + " " + std::string(r.name) + " (default severity: " + std::string(severityName(r.severity)) + ")\n";
+  out += std::string(r.summary) + "\n";
+  auto section = [&](std::string_view heading, std::string_view body) {
+    if (body.empty()) return;
+    out += "\n" + std::string(heading) + "\n";
+    out += std::string(body);
+    if (body.back() != '\n') out += "\n";
+  };
+  section("What it finds", r.doc.what);
+  section("Why it matters", r.doc.why);
+  section("Example", r.doc.example);
+  section("Instead", r.doc.instead);
+  section("Options", r.doc.options);
+  section("References", r.doc.references);
+  return out;
+}
+
+} // namespace retrylint
