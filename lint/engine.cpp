@@ -57,18 +57,18 @@ void runRules(const FileModel &model, const RunOptions &options, std::vector<Fin
 
 } // namespace
 
-FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options) {
-  FileResult r;
-  auto fail = [&](int line, int col, std::string msg) { r.errors.push_back(Diagnostic{path, line, col, std::move(msg)}); };
+bool extractText(const std::string &path, std::string text, bool named, FileModel &model,
+                 std::vector<Diagnostic> &errors) {
+  auto fail = [&](int line, int col, std::string msg) { errors.push_back(Diagnostic{path, line, col, std::move(msg)}); };
   if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
   if (text.find('\0') != std::string::npos) {
     if (named) fail(0, 0, "binary file, not a retry configuration");
-    return r;
+    return false;
   }
   const bool relevant = named || looksLikeRetryConfig(text);
   if (flowNestingDepth(text) > kMaxNesting) {
     if (relevant) fail(0, 0, "nesting deeper than " + std::to_string(kMaxNesting) + " levels; not analysed");
-    return r;
+    return false;
   }
 
   std::vector<YAML::Node> docs;
@@ -78,7 +78,7 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
     auto parsed = llvm::json::parse(text);
     if (!parsed) {
       std::string msg = llvm::toString(parsed.takeError());
-      if (!relevant) return r;
+      if (!relevant) return false;
       // llvm::json reports "[3:5, byte=40]: Expected , or }"; lift the position out.
       int line = 0, col = 0;
       std::smatch m;
@@ -88,7 +88,7 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
         msg = m.prefix().str() + m.suffix().str();
       }
       fail(line, col, "invalid JSON: " + msg);
-      return r;
+      return false;
     }
   }
   SourceFile src(path, text);
@@ -102,20 +102,26 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
       docs = YAML::LoadAll(text);
     }
   } catch (const YAML::Exception &e) {
-    if (!relevant) return r;
+    if (!relevant) return false;
     if (e.mark.is_null()) fail(0, 0, "invalid YAML: " + e.msg);
     else fail(e.mark.line + 1, e.mark.column + 1, "invalid YAML: " + e.msg);
-    return r;
+    return false;
   }
 
-  FileModel model;
   model.path = path;
-  ExtractContext cx{src, model, r.errors};
+  ExtractContext cx{src, model, errors};
   try {
-    r.analysed = extractDocuments(docs, cx);
+    return extractDocuments(docs, cx);
   } catch (const std::exception &e) {
     fail(0, 0, std::string("could not analyse: ") + e.what());
   }
+  return false;
+}
+
+FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options) {
+  FileResult r;
+  FileModel model;
+  r.analysed = extractText(path, std::move(text), named, model, r.errors);
   r.policies = model.policies.size();
   runRules(model, options, r.findings);
   return r;

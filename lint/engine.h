@@ -38,6 +38,11 @@ struct FileResult {
   size_t policies = 0;
 };
 
+// Parse text read from `path` and extract its retry policies into `model`; returns whether any
+// document was a recognised retry config. Problems that stop the analysis go to `errors`.
+bool extractText(const std::string &path, std::string text, bool named, FileModel &model,
+                 std::vector<Diagnostic> &errors);
+
 // Analyse text as if read from `path` (`named`: the user named the file, so a file that does
 // not parse is an error even when it does not look like a retry config).
 FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options);

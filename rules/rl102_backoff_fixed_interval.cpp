@@ -1,5 +1,7 @@
 #include "rules/rule.h"
 
+#include <cstdio>
+
 namespace retrylint {
 namespace {
 
@@ -10,7 +12,11 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     std::string wait = b.initial.value ? formatDuration(*b.initial.value) : "the same time";
     std::string msg = "the wait stays at " + wait + " before each of the " + std::to_string(p.retries()) +
                       (p.retries() == 1 ? " retry" : " retries");
-    if (b.multiplier.written()) msg += " (multiplier " + std::to_string(b.multiplier.value).substr(0, 3) + ")";
+    if (b.multiplier.written()) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " (multiplier %g)", b.multiplier.value);
+      msg += buf;
+    }
     if (b.growth.origin == Origin::Defaulted) msg += " (" + b.growth.source + ")";
     msg += ": through a long outage the retry load never backs off";
     out.report(p, b.growth.where, "growth", msg);

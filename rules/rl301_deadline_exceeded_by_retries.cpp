@@ -40,11 +40,13 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       std::string msg = std::to_string(attempts) + " attempts x " + fmt(perTry) + " per try";
       if (waits) msg += " + " + fmt(w) + " backoff";
       msg += " = " + fmt(total) + " > " + deadlineText + ": ";
-      if (fit <= 1)
-        msg += "one attempt can use up the whole deadline, so the retries may never run; shorten the route's work or raise the timeout";
+      std::string field = p.attempts_field.empty() ? "attempts" : p.attempts_field;
+      if (perTry >= deadline)
+        msg += "a single attempt can use up the whole deadline (" + fmt(perTry) + " per try), so the retries never run; make the per-try timeout shorter than the deadline";
+      else if (fit <= 1)
+        msg += "only the first attempt fits, so no retry can finish before the deadline; drop the retries or raise the timeout";
       else
-        msg += "the last attempts can never run; only " + std::to_string(fit) + " fit, so set " +
-               (p.attempts_field.empty() ? "attempts" : p.attempts_field) + " to " +
+        msg += "the last attempts can never run; only " + std::to_string(fit) + " fit, so set " + field + " to " +
                std::to_string(p.attempts_count_retries ? fit - 1 : fit) + " or raise the timeout";
       out.report(p, at, "deadline", msg);
     } else if (!p.per_try_timeout.known() && waits && *waits >= deadline) {

@@ -215,7 +215,9 @@ void extract(const YAML::Node &doc, ExtractContext &cx) {
       cx.problem(key, "retryThrottling has no tokenRatio, which is required: gRPC rejects the service config", "retryThrottling/tokenRatio");
       valid = false;
     }
-    budget = written(valid, key);
+    // An invalid block makes gRPC reject the config (RL901); whether a budget would apply is moot.
+    if (valid) budget = written(true, key);
+    else budget.origin = Origin::Unknown;
   } else {
     budget = defaulted(false, Span{cx.src.path(), 1, 1, 1, 2},
                        "gRPC: no retry throttling unless retryThrottling is set (gRFC A6)");
@@ -252,7 +254,7 @@ void extract(const YAML::Node &doc, ExtractContext &cx) {
       auto hp = get(mc, "hedgingPolicy");
       if (names.empty()) {
         if (rp || hp)
-          cx.problem(cx.span(mc), fieldPath(index, "") + " has no name entries: gRPC skips it, so its retry policy never applies", "methodConfig[" + std::to_string(index) + "]/name");
+          cx.problem(nameList ? cx.keySpan(mc, "name") : cx.span(mc), fieldPath(index, "") + " has no name entries: gRPC skips it, so its retry policy never applies", "methodConfig[" + std::to_string(index) + "]/name");
         continue;
       }
       RetryPolicy p;

@@ -1,0 +1,60 @@
+// Running the built retrylint binary the way users and CI do.
+#pragma once
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+
+namespace retrylint::testing {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+inline std::string slurp(const std::filesystem::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A fresh scratch directory per call, removed by the caller's TempDir.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    static int counter = 0;
+    path = std::filesystem::temp_directory_path() /
+           ("retrylint-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string write(const std::string &name, const std::string &text) const {
+    auto p = path / name;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+};
+
+// Runs `retrylint ARGS` in the source directory (so fixture paths are relative).
+inline CliRun runRetrylint(const std::string &args) {
+  TempDir t;
+  auto out = t.path / "stdout", err = t.path / "stderr";
+  std::string cmd = "cd '" + std::string(RETRYLINT_SOURCE_DIR) + "' && '" + std::string(RETRYLINT_BINARY) + "' " + args +
+                    " > '" + out.string() + "' 2> '" + err.string() + "' < /dev/null";
+  int status = std::system(cmd.c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+} // namespace retrylint::testing

@@ -1,0 +1,89 @@
+// Runs every fixture under fixtures/ and compares what retrylint reports with the expectations
+// written next to the lines: a missing finding and an unexpected finding both fail.
+#include <filesystem>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "fixture_support.h"
+#include "lint/engine.h"
+
+namespace fs = std::filesystem;
+using namespace retrylint;
+using namespace retrylint::testing;
+
+namespace {
+
+std::vector<std::string> fixtureFiles() {
+  std::vector<std::string> out;
+  for (const auto &e : fs::recursive_directory_iterator(fs::path(RETRYLINT_SOURCE_DIR) / "fixtures")) {
+    if (!e.is_regular_file()) continue;
+    auto ext = e.path().extension().string();
+    if (ext == ".yaml" || ext == ".yml" || ext == ".json") out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string nameOf(const ::testing::TestParamInfo<std::string> &info) {
+  std::string rel = fs::relative(info.param, fs::path(RETRYLINT_SOURCE_DIR) / "fixtures").string();
+  for (char &c : rel)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return rel;
+}
+
+class Fixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Fixture, ReportsExactlyTheExpectedFindings) {
+  const std::string path = GetParam();
+  const std::string text = readFile(path);
+  Expectations want = parseExpectations(path, text);
+  FileResult got = analyseText(path, text, /*named=*/true, RunOptions{});
+
+  std::multiset<std::pair<int, std::string>> actual;
+  std::map<std::pair<int, std::string>, std::string> messages;
+  for (const Finding &f : got.findings) {
+    actual.insert({f.where.line, f.rule});
+    messages[{f.where.line, f.rule}] = f.message;
+    EXPECT_GT(f.where.column, 0) << f.rule << " at line " << f.where.line << " has no column";
+    EXPECT_GE(f.where.end_column, f.where.column) << f.rule << " at line " << f.where.line;
+  }
+  for (const Diagnostic &d : got.errors) {
+    actual.insert({d.line, "error"});
+    messages[{d.line, "error"}] = d.message;
+  }
+
+  std::multiset<std::pair<int, std::string>> missing, unexpected;
+  std::set_difference(want.expected.begin(), want.expected.end(), actual.begin(), actual.end(),
+                      std::inserter(missing, missing.end()));
+  std::set_difference(actual.begin(), actual.end(), want.expected.begin(), want.expected.end(),
+                      std::inserter(unexpected, unexpected.end()));
+  for (const auto &[line, rule] : missing) ADD_FAILURE() << path << ":" << line << ": expected " << rule << ", not reported";
+  for (const auto &[line, rule] : unexpected)
+    ADD_FAILURE() << path << ":" << line << ": unexpected " << rule << ": " << messages[{line, rule}];
+  for (const auto &[line, rule] : want.forbidden)
+    EXPECT_EQ(actual.count({line, rule}), 0u) << path << ":" << line << ": marked `ok: " << rule << "` but reported";
+  EXPECT_FALSE(want.expected.empty() && want.forbidden.empty())
+      << path << " states no expectation (add `# expect:`/`# ok:` or a .expect sidecar)";
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Fixture, ::testing::ValuesIn(fixtureFiles()), nameOf);
+
+// Every rule in this release fires in at least one fixture and is shown not firing in another,
+// except the rules that no dialect read so far can express (they are covered in rules_test).
+TEST(FixtureCoverage, EveryRuleFiresAndStaysQuietSomewhere) {
+  std::set<std::string> fired, quiet;
+  for (const auto &path : fixtureFiles()) {
+    Expectations e = parseExpectations(path, readFile(path));
+    for (const auto &[line, rule] : e.expected) fired.insert(rule);
+    for (const auto &[line, rule] : e.forbidden) quiet.insert(rule);
+  }
+  const std::set<std::string> noDialectYet = {"RL101", "RL103", "RL104", "RL201"};
+  for (const Rule *r : allRules()) {
+    std::string code(r->code);
+    if (!noDialectYet.count(code)) EXPECT_TRUE(fired.count(code)) << code << " fires in no fixture";
+    EXPECT_TRUE(quiet.count(code)) << code << " has no `ok:` fixture";
+  }
+}
+
+} // namespace
