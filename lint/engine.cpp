@@ -45,6 +45,13 @@ bool isJsonPath(const std::string &path) {
   return llvm::sys::path::extension(path).equals_insensitive(".json");
 }
 
+// Files whose syntax is YAML or JSON. Other files are only read by the text dialects, except
+// a file named on the command line with an unknown extension, which is tried as YAML.
+bool isYamlOrJsonPath(const std::string &path) {
+  llvm::StringRef ext = llvm::sys::path::extension(path);
+  return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json");
+}
+
 void runRules(const FileModel &model, const RunOptions &options, std::vector<Finding> &out) {
   for (const Rule *rule : allRules()) {
     std::string code(rule->code);
@@ -57,14 +64,30 @@ void runRules(const FileModel &model, const RunOptions &options, std::vector<Fin
 
 } // namespace
 
-bool extractText(const std::string &path, std::string text, bool named, FileModel &model,
-                 std::vector<Diagnostic> &errors) {
+bool extractText(const std::string &path, std::string content, bool named, FileModel &model,
+                 std::vector<Diagnostic> &errors, const ExtractOptions &options) {
   auto fail = [&](int line, int col, std::string msg) { errors.push_back(Diagnostic{path, line, col, std::move(msg)}); };
-  if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
-  if (text.find('\0') != std::string::npos) {
+  if (content.size() >= 3 && content.compare(0, 3, "\xEF\xBB\xBF") == 0) content.erase(0, 3);
+  if (content.find('\0') != std::string::npos) {
     if (named) fail(0, 0, "binary file, not a retry configuration");
     return false;
   }
+  model.path = path;
+  const SourceFile src(path, std::move(content));
+  if (const Extractor *ex = textExtractorFor(src)) {
+    ExtractContext cx{src, model, errors, options};
+    model.formats.emplace_back(ex->format);
+    try {
+      ex->extractText(src, cx);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    } catch (const std::exception &e) {
+      fail(0, 0, std::string("could not analyse: ") + e.what());
+    }
+    return true;
+  }
+  if (!isYamlOrJsonPath(path) && (!named || hasKnownNonYamlExtension(path))) return false;
+  const std::string &text = src.text();
   const bool relevant = named || looksLikeRetryConfig(text);
   if (flowNestingDepth(text) > kMaxNesting) {
     if (relevant) fail(0, 0, "nesting deeper than " + std::to_string(kMaxNesting) + " levels; not analysed");
@@ -91,7 +114,6 @@ bool extractText(const std::string &path, std::string text, bool named, FileMode
       return false;
     }
   }
-  SourceFile src(path, text);
   try {
     if (json) {
       // JSON allows tabs wherever it allows spaces; YAML does not. Same length, same columns.
@@ -108,8 +130,7 @@ bool extractText(const std::string &path, std::string text, bool named, FileMode
     return false;
   }
 
-  model.path = path;
-  ExtractContext cx{src, model, errors};
+  ExtractContext cx{src, model, errors, options};
   try {
     return extractDocuments(docs, cx);
   } catch (const std::exception &e) {
@@ -121,7 +142,7 @@ bool extractText(const std::string &path, std::string text, bool named, FileMode
 FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options) {
   FileResult r;
   FileModel model;
-  r.analysed = extractText(path, std::move(text), named, model, r.errors);
+  r.analysed = extractText(path, std::move(text), named, model, r.errors, options.extract);
   r.policies = model.policies.size();
   runRules(model, options, r.findings);
   return r;

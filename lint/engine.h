@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/extract/yaml_util.h"
 #include "lint/model/finding.h"
 #include "rules/rule.h"
 
@@ -16,6 +17,7 @@ struct RunOptions {
   std::set<std::string> disabled;             // rule codes switched off
   std::map<std::string, Severity> severities; // rule code -> severity override
   unsigned jobs = 0;                          // 0 = one per core
+  ExtractOptions extract;                     // -p BUILD_DIR and other extractor inputs
 };
 
 struct Stats {
@@ -41,7 +43,7 @@ struct FileResult {
 // Parse text read from `path` and extract its retry policies into `model`; returns whether any
 // document was a recognised retry config. Problems that stop the analysis go to `errors`.
 bool extractText(const std::string &path, std::string text, bool named, FileModel &model,
-                 std::vector<Diagnostic> &errors);
+                 std::vector<Diagnostic> &errors, const ExtractOptions &options = {});
 
 // Analyse text as if read from `path` (`named`: the user named the file, so a file that does
 // not parse is an error even when it does not look like a retry config).

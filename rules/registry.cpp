@@ -7,16 +7,20 @@ namespace retrylint {
 
 extern const Rule kRL101, kRL102, kRL103, kRL104;
 extern const Rule kRL201, kRL203;
-extern const Rule kRL301, kRL302, kRL303;
-extern const Rule kRL401, kRL403;
+extern const Rule kRL301, kRL302, kRL303, kRL304;
+extern const Rule kRL401, kRL402, kRL403, kRL404;
+extern const Rule kRL501;
+extern const Rule kRL601;
 extern const Rule kRL901;
 
 const std::vector<const Rule *> &allRules() {
   static const std::vector<const Rule *> rules = {
       &kRL101, &kRL102, &kRL103, &kRL104, // backoff
       &kRL201, &kRL203,                   // attempts
-      &kRL301, &kRL302, &kRL303,          // time limits and budgets
-      &kRL401, &kRL403,                   // what is retried
+      &kRL301, &kRL302, &kRL303, &kRL304, // time limits and budgets
+      &kRL401, &kRL402, &kRL403, &kRL404, // what is retried
+      &kRL501,                            // observability
+      &kRL601,                            // composition with other mechanisms
       &kRL901,                            // configuration validity
   };
   return rules;

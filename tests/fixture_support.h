@@ -1,5 +1,5 @@
 // Reading a fixture's expectations: `# expect: RL401` / `# ok: RL101` next to the line in
-// YAML, a sidecar NAME.json.expect (`LINE RULE`, `LINE !RULE`) for JSON, which has no comments.
+// YAML, INI and .properties (`; expect:` in INI too), `// expect:` in C++, a sidecar NAME.json.expect (`LINE RULE`, `LINE !RULE`) for JSON, which has no comments.
 // `error` in place of a rule code expects an analysis error (exit code 2) at that line.
 #pragma once
 #include <fstream>
@@ -59,7 +59,8 @@ inline Expectations parseExpectations(const std::string &path, const std::string
   int line = 0;
   while (std::getline(in, lineText)) {
     ++line;
-    for (auto [tag, ok] : {std::pair<const char *, bool>{"# expect:", false}, {"# ok:", true}}) {
+    for (auto [tag, ok] : {std::pair<const char *, bool>{"# expect:", false}, {"# ok:", true},
+                           {"// expect:", false}, {"// ok:", true}, {"; expect:", false}, {"; ok:", true}}) {
       size_t at = lineText.find(tag);
       if (at != std::string::npos) addCodes(lineText.substr(at + std::string(tag).size()), line, ok, e);
     }

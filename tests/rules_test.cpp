@@ -116,6 +116,66 @@ spec:
   EXPECT_NE(out[0].message.find("only the first attempt fits"), std::string::npos) << out[0].message;
 }
 
+TEST(RL304, CatchesAdaptiveMode) {
+  RetryPolicy p = basePolicy();
+  EXPECT_TRUE(check("RL304", p).empty());
+  p.adaptive_rate_limit = written(true, at(9, 14));
+  auto f = check("RL304", p);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].where.line, 9);
+  p.adaptive_rate_limit = written(false, at(9, 14));
+  EXPECT_TRUE(check("RL304", p).empty());
+}
+
+TEST(RL402, CatchesCatchAllConditionsOnly) {
+  RetryPolicy p = basePolicy();
+  Condition specific;
+  specific.kind = Condition::Kind::ErrorName;
+  specific.text = "Lambda.ServiceException";
+  specific.where = at(10, 5);
+  p.retry_on.push_back(specific);
+  EXPECT_TRUE(check("RL402", p).empty());
+  Condition all = specific;
+  all.text = "States.ALL";
+  all.catch_all = true;
+  all.where = at(11, 5);
+  p.retry_on.push_back(all);
+  auto f = check("RL402", p);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].where.line, 11);
+  EXPECT_NE(f[0].message.find("States.ALL"), std::string::npos);
+}
+
+TEST(RL404, ReportsEachKeyMadePerAttempt) {
+  RetryPolicy p = basePolicy();
+  EXPECT_TRUE(check("RL404", p).empty());
+  p.keys_made_per_attempt.push_back(at(12, 9));
+  ASSERT_EQ(check("RL404", p).size(), 1u);
+}
+
+TEST(RL501, OnlyLogsWithoutTheAttempt) {
+  RetryPolicy p = basePolicy();
+  p.attempt_variable = "attempt";
+  p.logs.push_back(LogSite{at(13, 7), "LOG(WARNING)", true});
+  EXPECT_TRUE(check("RL501", p).empty());
+  p.logs.push_back(LogSite{at(14, 7), "spdlog::warn", false});
+  auto f = check("RL501", p);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].where.line, 14);
+  EXPECT_NE(f[0].message.find("spdlog::warn"), std::string::npos);
+  EXPECT_NE(f[0].message.find("'attempt'"), std::string::npos);
+}
+
+TEST(RL601, NeedsRetryOutsideAndRejectionRetried) {
+  RetryPolicy p = basePolicy();
+  p.breaker = BreakerComposition{true, false, at(15, 3), "Resilience4j default aspect order"};
+  EXPECT_TRUE(check("RL601", p).empty());
+  p.breaker->retries_open_circuit = true;
+  ASSERT_EQ(check("RL601", p).size(), 1u);
+  p.breaker->retry_outside_breaker = false;
+  EXPECT_TRUE(check("RL601", p).empty());
+}
+
 TEST(Registry, CodesAndNamesAreUniqueAndDocumented) {
   std::set<std::string_view> codes, names;
   for (const Rule *r : allRules()) {

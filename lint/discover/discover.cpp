@@ -8,9 +8,24 @@
 
 namespace retrylint {
 
-bool hasConfigExtension(std::string_view path) {
+namespace {
+bool extensionIn(std::string_view path, std::initializer_list<llvm::StringRef> exts) {
   llvm::StringRef ext = llvm::sys::path::extension(llvm::StringRef(path.data(), path.size()));
-  return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json");
+  for (llvm::StringRef e : exts)
+    if (ext.equals_insensitive(e)) return true;
+  return false;
+}
+} // namespace
+
+bool hasKnownNonYamlExtension(std::string_view path) {
+  return extensionIn(path, {".ini", ".properties", ".cfg", ".conf", ".cpp", ".cc", ".cxx", ".c++", ".h", ".hh",
+                            ".hpp", ".hxx", ".ipp", ".inl"});
+}
+
+bool hasConfigExtension(std::string_view path) {
+  llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(path.data(), path.size()));
+  if (name == "config" || name == "credentials") return true; // ~/.aws/config, by AWS's naming
+  return extensionIn(path, {".yaml", ".yml", ".json"}) || hasKnownNonYamlExtension(path);
 }
 
 bool isSkippedDirectory(std::string_view dirPath) {

@@ -14,11 +14,15 @@ struct Candidate {
 };
 
 // Files named on the command line are always candidates; in directories, files whose names a
-// supported dialect can have (.yaml, .yml, .json). Version-control and build folders are skipped
+// supported dialect can have (see hasConfigExtension). Version-control and build folders are skipped
 // and symbolic links to directories are not followed. Missing paths become errors.
 std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors);
 
+// Whether a file found while walking may hold a retry config or retry code: YAML/JSON, INI and
+// .properties files, AWS's extension-less `config`, and C++ sources and headers.
 bool hasConfigExtension(std::string_view path);
+// Extensions of files that are never YAML (INI, .properties, C++): a text dialect reads them or nothing does.
+bool hasKnownNonYamlExtension(std::string_view path);
 bool isSkippedDirectory(std::string_view dirPath);
 
 } // namespace retrylint

@@ -24,7 +24,7 @@ bool extractOne(const YAML::Node &doc, ExtractContext &cx, int depth) {
     return any;
   }
   for (const auto &ex : extractors()) {
-    if (!ex.recognise(doc)) continue;
+    if (!ex.recognise || !ex.recognise(doc)) continue;
     if (std::find(cx.model.formats.begin(), cx.model.formats.end(), ex.format) == cx.model.formats.end())
       cx.model.formats.emplace_back(ex.format);
     try {
@@ -37,6 +37,12 @@ bool extractOne(const YAML::Node &doc, ExtractContext &cx, int depth) {
   return false;
 }
 } // namespace
+
+const Extractor *textExtractorFor(const SourceFile &src) {
+  for (const auto &ex : extractors())
+    if (ex.recogniseText && ex.extractText && ex.recogniseText(src)) return &ex;
+  return nullptr;
+}
 
 bool extractDocuments(const std::vector<YAML::Node> &docs, ExtractContext &cx) {
   bool any = false;

@@ -9,13 +9,18 @@
 
 namespace retrylint {
 
+// A dialect reader. YAML/JSON dialects set `recognise` and `extract` and are handed parsed
+// documents; dialects with their own syntax (INI, .properties, C++) set `recogniseText` and
+// `extractText` and are handed the raw file. A text dialect that claims a file gets it alone.
 struct Extractor {
-  std::string_view format;                     // "istio-virtualservice"
-  bool (*recognise)(const YAML::Node &doc);    // by content, never by file name
-  void (*extract)(const YAML::Node &doc, ExtractContext &cx);
+  std::string_view format;                                     // "istio-virtualservice"
+  bool (*recognise)(const YAML::Node &doc) = nullptr;          // by content, never by file name
+  void (*extract)(const YAML::Node &doc, ExtractContext &cx) = nullptr;
   // Words whose presence in an unparsable file says it was meant to be this dialect, so a
   // syntax error there is reported rather than the file skipped as someone else's.
   std::vector<std::string_view> markers;
+  bool (*recogniseText)(const SourceFile &src) = nullptr;
+  void (*extractText)(const SourceFile &src, ExtractContext &cx) = nullptr;
 };
 
 const std::vector<Extractor> &extractors();
@@ -23,6 +28,9 @@ const std::vector<Extractor> &extractors();
 // One extractor per dialect (lint/extract/<dialect>.cpp).
 const Extractor &istioExtractor();
 const Extractor &grpcServiceConfigExtractor();
+
+// The text dialect (INI, .properties, C++) that claims this file, if any.
+const Extractor *textExtractorFor(const SourceFile &src);
 
 // Feed every document (and every item of a Kubernetes `kind: List`) to the extractor that
 // recognises it. Returns whether any document was recognised.

@@ -22,11 +22,17 @@ struct TypeError : std::runtime_error {
   TypeError(Span w, const std::string &msg) : std::runtime_error(msg), where(std::move(w)) {}
 };
 
+// Run-wide inputs an extractor may need.
+struct ExtractOptions {
+  std::string compile_commands_dir; // -p BUILD_DIR, for the C++ front end
+};
+
 // What an extractor writes into while it reads one file.
 struct ExtractContext {
   const SourceFile &src;
   FileModel &model;
   std::vector<Diagnostic> &errors;
+  const ExtractOptions &options;
 
   // The span of a node: a scalar's whole text, or the first character of a map or list.
   Span span(const YAML::Node &n) const;

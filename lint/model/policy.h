@@ -66,9 +66,25 @@ struct Condition {
   int http_lo = 0, http_hi = -1; // HTTP statuses this condition retries (inclusive range)
   int grpc_code = -1;
   bool may_have_been_processed = false; // the failed attempt may already have taken effect
+  bool catch_all = false;   // matches every failure: States.ALL, java.lang.Exception, catch (...)
   std::string why_processed;            // for messages: "504 means the gateway timed out waiting"
   Origin origin = Origin::Written;
   Span where;
+};
+
+// A retry combined with a circuit breaker on the same call (RL601).
+struct BreakerComposition {
+  bool retry_outside_breaker = false;   // the retry wraps the breaker (each retry asks the breaker)
+  bool retries_open_circuit = false;    // the breaker's rejection is among the retried failures
+  Span where;                           // the setting that decides the order, or the retry block
+  std::string explanation;              // "Resilience4j default aspect order: Retry outermost"
+};
+
+// A log call inside a retry loop or callback (RL501).
+struct LogSite {
+  Span where;
+  std::string call;          // "LOG(WARNING)", "spdlog::warn"
+  bool has_attempt = false;  // the attempt number (or a value derived from it) is logged
 };
 
 struct ConfigProblem {
@@ -102,6 +118,12 @@ struct RetryPolicy {
   std::string budget_field;  // where a budget would be set: "retryThrottling"
   std::vector<Setting<std::string>> methods; // HTTP methods the policy is limited to; empty = unknown/any
   bool idempotency_key = false;              // evidence of an idempotency key on the retried requests
+  std::vector<Span> keys_made_per_attempt;   // an idempotency key created inside the loop (RL404)
+
+  Setting<bool> adaptive_rate_limit;         // AWS retry_mode adaptive: a client-side rate limiter (RL304)
+  std::optional<BreakerComposition> breaker; // RL601
+  std::vector<LogSite> logs;                 // C++: log calls inside the loop and its catch blocks
+  std::string attempt_variable;              // C++: the attempt counter, for messages
 
   // Retries per request beyond the first try (effective attempts - 1), 0 when unknown/unbounded.
   int retries() const;
