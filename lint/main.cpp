@@ -37,6 +37,8 @@ cl::list<std::string> severityOverrides("severity", cl::desc("Set a rule's sever
                                         cl::value_desc("rule=level"), cl::cat(category));
 cl::opt<int> maxAttempts("max-attempts", cl::desc("RL203 ceiling: most attempts allowed, the first included (default 5)"),
                          cl::init(5), cl::cat(category));
+cl::opt<std::string> buildDir("p", cl::desc("Directory holding compile_commands.json for C++ files"),
+                              cl::value_desc("build-dir"), cl::cat(category));
 cl::opt<unsigned> jobs("j", cl::desc("Parallel jobs (default: number of cores)"), cl::init(0), cl::cat(category));
 cl::opt<bool> listRules("list-rules", cl::desc("List the rules and exit"), cl::cat(category));
 cl::opt<std::string> explain("explain", cl::desc("Print a rule's documentation and exit"), cl::value_desc("rule"),
@@ -85,6 +87,7 @@ int main(int argc, char **argv) {
   RunOptions options;
   options.paths.assign(paths.begin(), paths.end());
   options.jobs = jobs;
+  options.extract.compile_commands_dir = buildDir;
   if (maxAttempts < 1) return usageError("--max-attempts must be at least 1");
   options.settings.max_attempts = maxAttempts;
   auto failSeverity = parseSeverity(failOn);

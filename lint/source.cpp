@@ -84,4 +84,41 @@ Span SourceFile::tokenSpan(int line0, int col0, size_t offsetInValue, size_t len
   return Span{path_, line0 + 1, start + 1, line0 + 1, start + 1 + static_cast<int>(length)};
 }
 
+size_t SourceFile::offsetOf(int line0, int col0) const {
+  if (line0 < 0) return 0;
+  if (line0 >= lineCount()) return text_.size();
+  return std::min(starts_[line0] + static_cast<size_t>(std::max(col0, 0)), text_.size());
+}
+
+TextEdit SourceFile::replace(const Span &span, std::string replacement) const {
+  TextEdit e;
+  e.where = span;
+  e.offset = offsetOf(span.line - 1, span.column - 1);
+  size_t end = offsetOf(span.end_line - 1, span.end_column - 1);
+  e.length = end > e.offset ? end - e.offset : 0;
+  e.replacement = std::move(replacement);
+  return e;
+}
+
+TextEdit SourceFile::insertLineAfter(int line0, std::string lineText) const {
+  TextEdit e;
+  size_t at = line0 + 1 < lineCount() ? starts_[line0 + 1] : text_.size();
+  std::string nl = "\n";
+  std::string_view ln = line(line0);
+  if (ln.size() < (at - starts_[std::min(line0, lineCount() - 1)]) && at >= 2 && text_[at - 2] == '\r') nl = "\r\n";
+  e.offset = at;
+  e.length = 0;
+  e.replacement = (at == text_.size() && !text_.empty() && text_.back() != '\n' ? nl : "") + lineText + nl;
+  int insertedLine = line0 + 2;
+  e.where = Span{path_, insertedLine, 1, insertedLine, 1};
+  return e;
+}
+
+std::string SourceFile::indentOf(int line0) const {
+  std::string_view ln = line(line0);
+  size_t n = 0;
+  while (n < ln.size() && ln[n] == ' ') ++n;
+  return std::string(ln.substr(0, n));
+}
+
 } // namespace retrylint

@@ -26,6 +26,14 @@ public:
   // Span of one token inside a single-line scalar: offset counted within the value.
   Span tokenSpan(int line0, int col0, size_t offsetInValue, size_t length) const;
 
+  // Byte offset of a 0-based line and column.
+  size_t offsetOf(int line0, int col0) const;
+  // Edits: replace a span's text, or insert a whole line after 0-based `line0`.
+  TextEdit replace(const Span &span, std::string replacement) const;
+  TextEdit insertLineAfter(int line0, std::string lineText) const;
+  // The leading spaces of a 0-based line.
+  std::string indentOf(int line0) const;
+
 private:
   std::string path_;
   std::string text_;

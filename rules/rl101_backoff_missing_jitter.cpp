@@ -13,7 +13,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (b.jitter.origin == Origin::Defaulted) msg += " (" + b.jitter.source + ")";
     msg += ": clients that failed together retry together, so " + std::to_string(p.retries()) +
            (p.retries() == 1 ? " retry arrives" : " retries arrive") + " at the recovering service in synchronized waves";
-    out.report(p, b.jitter.where, "jitter", msg);
+    out.report(p, b.jitter.where, "jitter", msg, b.jitter.fix);
   }
 }
 

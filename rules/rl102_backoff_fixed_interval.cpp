@@ -19,7 +19,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     }
     if (b.growth.origin == Origin::Defaulted) msg += " (" + b.growth.source + ")";
     msg += ": through a long outage the retry load never backs off";
-    out.report(p, b.growth.where, "growth", msg);
+    out.report(p, b.growth.where, "growth", msg, b.growth.fix);
   }
 }
 

@@ -20,7 +20,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (b.cap.origin == Origin::Defaulted) msg += " (" + b.cap.source + ")";
     if (auto w = worstCaseWait(b, 10)) msg += ": the 10th retry would wait " + formatDuration(*w);
     msg += "; a long outage turns retries into waits of minutes or hours";
-    out.report(p, b.cap.where, "cap", msg);
+    out.report(p, b.cap.where, "cap", msg, b.cap.fix);
   }
 }
 

@@ -11,7 +11,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (b.growth.origin == Origin::Defaulted) msg += " (" + b.growth.source + ")";
     msg += ": a tight retry loop multiplies load on a failing service by " + std::to_string(p.retries() + 1) +
            " within milliseconds, before it can recover";
-    out.report(p, b.growth.where, "backoff", msg);
+    out.report(p, b.growth.where, "backoff", msg, b.growth.fix);
   }
 }
 

@@ -17,11 +17,13 @@ std::string fingerprintOf(std::string_view rule, std::string_view path, std::str
   return buf;
 }
 
-void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_view field, std::string message) {
-  report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)), std::move(message));
+void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_view field, std::string message,
+                      const std::optional<Fix> &fix) {
+  report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)), std::move(message), fix);
 }
 
-void Reporter::report(const Span &where, std::string format, std::string anchor, std::string message) {
+void Reporter::report(const Span &where, std::string format, std::string anchor, std::string message,
+                      const std::optional<Fix> &fix) {
   Finding f;
   f.rule = std::string(rule_.code);
   f.name = std::string(rule_.name);
@@ -31,6 +33,7 @@ void Reporter::report(const Span &where, std::string format, std::string anchor,
   f.format = std::move(format);
   f.anchor = std::move(anchor);
   f.fingerprint = fingerprintOf(f.rule, where.path, f.anchor);
+  if (fix && !fix->edits.empty()) f.fixes.push_back(*fix);
   sink_.push_back(std::move(f));
 }
 

@@ -43,9 +43,11 @@ public:
   Reporter(const Rule &rule, Severity severity, std::vector<Finding> &sink)
       : rule_(rule), severity_(severity), sink_(sink) {}
   // A finding about `policy`, at `where`; `field` names the construct for the fingerprint.
-  void report(const RetryPolicy &policy, const Span &where, std::string_view field, std::string message);
+  void report(const RetryPolicy &policy, const Span &where, std::string_view field, std::string message,
+              const std::optional<Fix> &fix = std::nullopt);
   // A finding about a construct that is not a policy (RL901 problems).
-  void report(const Span &where, std::string format, std::string anchor, std::string message);
+  void report(const Span &where, std::string format, std::string anchor, std::string message,
+              const std::optional<Fix> &fix = std::nullopt);
 
 private:
   const Rule &rule_;

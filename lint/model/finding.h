@@ -22,6 +22,7 @@ struct Finding {
   std::string format;   // dialect of the input
   std::string anchor;   // logical location of the construct (not a line number)
   std::string fingerprint;
+  std::vector<Fix> fixes; // mechanical fixes (--fix, SARIF `fixes`)
 };
 
 // An input that could not be analysed (exit code 2). line/column 0 when unknown.

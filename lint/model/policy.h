@@ -26,17 +26,18 @@ template <class T> struct Setting {
   Origin origin = Origin::NotApplicable;
   Span where;          // the value, or for a defaulted value the block it is missing from
   std::string source;  // for Defaulted/BuiltIn: the default and where it comes from
+  std::optional<Fix> fix; // edits that set this to the safe value, where the dialect allows one
 
   bool known() const { return origin == Origin::Written || origin == Origin::Defaulted || origin == Origin::BuiltIn; }
   bool written() const { return origin == Origin::Written; }
 };
 
-template <class T> Setting<T> written(T v, Span where) { return {std::move(v), Origin::Written, std::move(where), {}}; }
+template <class T> Setting<T> written(T v, Span where) { return {std::move(v), Origin::Written, std::move(where), {}, {}}; }
 template <class T> Setting<T> defaulted(T v, Span where, std::string source) {
-  return {std::move(v), Origin::Defaulted, std::move(where), std::move(source)};
+  return {std::move(v), Origin::Defaulted, std::move(where), std::move(source), {}};
 }
 template <class T> Setting<T> builtIn(T v, Span where, std::string source) {
-  return {std::move(v), Origin::BuiltIn, std::move(where), std::move(source)};
+  return {std::move(v), Origin::BuiltIn, std::move(where), std::move(source), {}};
 }
 
 enum class Growth { NoWait, Constant, Linear, Exponential };

@@ -26,7 +26,26 @@ void writeJson(llvm::raw_ostream &os, const RunResult &result) {
           j.attribute("message", f.message);
           j.attribute("format", f.format);
           j.attribute("fingerprint", f.fingerprint);
-          j.attributeArray("fixes", [] {});
+          j.attributeArray("fixes", [&] {
+            for (const Fix &fix : f.fixes) {
+              j.object([&] {
+                j.attribute("description", fix.description);
+                j.attributeArray("edits", [&] {
+                  for (const TextEdit &e : fix.edits) {
+                    j.object([&] {
+                      j.attribute("line", e.where.line);
+                      j.attribute("column", e.where.column);
+                      j.attribute("end_line", e.where.end_line);
+                      j.attribute("end_column", e.where.end_column);
+                      j.attribute("offset", static_cast<int64_t>(e.offset));
+                      j.attribute("length", static_cast<int64_t>(e.length));
+                      j.attribute("replacement", e.replacement);
+                    });
+                  }
+                });
+              });
+            }
+          });
         });
       }
     });
