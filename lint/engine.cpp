@@ -13,6 +13,7 @@
 
 #include "lint/discover/discover.h"
 #include "lint/extract/extractors.h"
+#include "lint/suppress/suppressions.h"
 
 namespace retrylint {
 namespace {
@@ -52,28 +53,60 @@ bool isYamlOrJsonPath(const std::string &path) {
   return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json");
 }
 
-void runRules(const FileModel &model, const RunOptions &options, std::vector<Finding> &out) {
-  for (const Rule *rule : allRules()) {
-    std::string code(rule->code);
-    if (options.disabled.count(code)) continue;
-    auto sev = options.severities.find(code);
-    Reporter reporter(*rule, sev == options.severities.end() ? rule->severity : sev->second, out);
-    rule->check(model, options.settings, reporter);
+void apply(const RuleSettings &settings, std::map<std::string, std::optional<Severity>> &out) {
+  for (const auto &[code, setting] : settings) {
+    auto &slot = out[code];
+    if (setting.enabled && !*setting.enabled) {
+      slot.reset();
+      continue;
+    }
+    if (setting.severity) slot = setting.severity;
+    else if (setting.enabled && !slot) slot = findRule(code)->severity;
   }
+}
+
+// Strips a byte-order mark; refuses binary content. Returns false when there is nothing to read.
+bool prepare(const std::string &path, std::string &content, bool named, std::vector<Diagnostic> &errors) {
+  if (content.size() >= 3 && content.compare(0, 3, "\xEF\xBB\xBF") == 0) content.erase(0, 3);
+  if (content.find('\0') != std::string::npos) {
+    if (named) errors.push_back(Diagnostic{path, 0, 0, "binary file, not a retry configuration"});
+    return false;
+  }
+  return true;
 }
 
 } // namespace
 
+std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &options, const std::string &path) {
+  std::map<std::string, std::optional<Severity>> out;
+  for (const Rule *r : allRules()) out[std::string(r->code)] = r->severity;
+  if (options.config) {
+    apply(options.config->rules, out);
+    if (!options.config->overrides.empty()) {
+      std::string rel = relativeTo(options.config->root, path);
+      for (const PathOverride &o : options.config->overrides)
+        for (const std::string &glob : o.paths)
+          if (!rel.empty() && globMatches(glob, rel)) {
+            apply(o.rules, out);
+            break;
+          }
+    }
+  }
+  apply(options.cli_rules, out);
+  return out;
+}
+
 bool extractText(const std::string &path, std::string content, bool named, FileModel &model,
                  std::vector<Diagnostic> &errors, const ExtractOptions &options) {
+  if (!prepare(path, content, named, errors)) return false;
+  return extractFrom(SourceFile(path, std::move(content)), named, model, errors, options);
+}
+
+bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vector<Diagnostic> &errors,
+                 const ExtractOptions &options) {
+  const std::string &path = src.path();
   auto fail = [&](int line, int col, std::string msg) { errors.push_back(Diagnostic{path, line, col, std::move(msg)}); };
-  if (content.size() >= 3 && content.compare(0, 3, "\xEF\xBB\xBF") == 0) content.erase(0, 3);
-  if (content.find('\0') != std::string::npos) {
-    if (named) fail(0, 0, "binary file, not a retry configuration");
-    return false;
-  }
   model.path = path;
-  const SourceFile src(path, std::move(content));
   if (const Extractor *ex = textExtractorFor(src)) {
     ExtractContext cx{src, model, errors, options};
     model.formats.emplace_back(ex->format);
@@ -141,16 +174,50 @@ bool extractText(const std::string &path, std::string content, bool named, FileM
 
 FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options) {
   FileResult r;
+  if (!prepare(path, text, named, r.errors)) return r;
+  const SourceFile src(path, std::move(text));
   FileModel model;
-  r.analysed = extractText(path, std::move(text), named, model, r.errors, options.extract);
+  r.analysed = extractFrom(src, named, model, r.errors, options.extract);
   r.policies = model.policies.size();
-  runRules(model, options, r.findings);
+
+  auto rules = effectiveRules(options, path);
+  for (const Rule *rule : allRules()) {
+    const auto &severity = rules[std::string(rule->code)];
+    if (!severity) continue;
+    Reporter reporter(*rule, *severity, r.findings);
+    rule->check(model, options.settings, reporter);
+  }
+
+  std::vector<Suppression> suppressions = parseSuppressions(src);
+  std::vector<Suppression> unused = applySuppressions(r.findings, suppressions);
+  if (const auto &sev = rules["RL902"]; sev && !unused.empty()) {
+    Reporter reporter(*findRule("RL902"), *sev, r.findings);
+    std::string format = model.formats.empty() ? "" : model.formats.front();
+    for (const Suppression &s : unused) {
+      std::string anchor = "suppression/" + std::to_string(s.target_line) + "/" + s.reason;
+      for (const std::string &name : s.unknown)
+        reporter.report(s.where, format, anchor + "/" + name, "suppression names '" + name + "', which is no retrylint rule (see --list-rules)");
+      bool onlyUnknownNames = s.codes.empty() && !s.unknown.empty();
+      if (!s.used && !onlyUnknownNames) reporter.report(s.where, format, anchor, "this suppression silences no finding; remove it");
+    }
+  }
   return r;
 }
 
 RunResult run(const RunOptions &options) {
   RunResult result;
-  std::vector<Candidate> files = discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors);
+  std::function<bool(const std::string &)> excluded;
+  if (options.config && !options.config->exclude.empty()) {
+    excluded = [&config = *options.config](const std::string &path) {
+      std::string rel = relativeTo(config.root, path);
+      if (rel.empty()) return false;
+      for (const std::string &glob : config.exclude)
+        if (globMatches(glob, rel)) return true;
+      return false;
+    };
+  }
+  std::vector<Candidate> files =
+      discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors, excluded);
   std::vector<FileResult> perFile(files.size());
 
   auto analyseOne = [&](size_t i) {

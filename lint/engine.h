@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/config/config.h"
 #include "lint/extract/yaml_util.h"
 #include "lint/model/finding.h"
 #include "rules/rule.h"
@@ -14,10 +15,10 @@ namespace retrylint {
 struct RunOptions {
   std::vector<std::string> paths;
   Settings settings;
-  std::set<std::string> disabled;             // rule codes switched off
-  std::map<std::string, Severity> severities; // rule code -> severity override
-  unsigned jobs = 0;                          // 0 = one per core
-  ExtractOptions extract;                     // -p BUILD_DIR and other extractor inputs
+  std::optional<ProjectConfig> config; // .retrylint.yaml: rules, per-path overrides, excludes
+  RuleSettings cli_rules;              // --enable/--disable/--severity: win over the config
+  unsigned jobs = 0;                   // 0 = one per core
+  ExtractOptions extract;              // -p BUILD_DIR and other extractor inputs
 };
 
 struct Stats {
@@ -44,6 +45,12 @@ struct FileResult {
 // document was a recognised retry config. Problems that stop the analysis go to `errors`.
 bool extractText(const std::string &path, std::string text, bool named, FileModel &model,
                  std::vector<Diagnostic> &errors, const ExtractOptions &options = {});
+bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vector<Diagnostic> &errors,
+                 const ExtractOptions &options);
+
+// The severity each rule reports at for `path` (nullopt: off): defaults, then the config's
+// rules, then its overrides matching the path, then the command line.
+std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &options, const std::string &path);
 
 // Analyse text as if read from `path` (`named`: the user named the file, so a file that does
 // not parse is an error even when it does not look like a retry config).

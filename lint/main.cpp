@@ -9,8 +9,15 @@
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include "lint/config/config.h"
 #include "lint/engine.h"
+#include "lint/fix/apply_fixes.h"
 #include "lint/report/report.h"
+#include "lint/suppress/baseline.h"
+#include "lint/suppress/changed_lines.h"
 
 using namespace retrylint;
 namespace cl = llvm::cl;
@@ -19,12 +26,24 @@ namespace {
 
 cl::OptionCategory category("retrylint options");
 
-enum class Format { Text, Json };
+enum class Format { Text, Json, Sarif, Github };
 
 cl::list<std::string> paths(cl::Positional, cl::desc("[PATH ...]"), cl::cat(category));
 cl::opt<Format> format("format", cl::desc("Output format"), cl::init(Format::Text), cl::cat(category),
                        cl::values(clEnumValN(Format::Text, "text", "path:line:col: severity: message [RULE name] (default)"),
-                                  clEnumValN(Format::Json, "json", "JSON report, version 1")));
+                                  clEnumValN(Format::Json, "json", "JSON report, version 1"),
+                                  clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0 (GitHub code scanning)"),
+                                  clEnumValN(Format::Github, "github", "GitHub Actions annotations")));
+cl::opt<std::string> configFile("config", cl::desc("Project config (default: the nearest .retrylint.yaml upwards)"),
+                                cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> baselineFile("baseline", cl::desc("Do not report the findings recorded in <file>"),
+                                  cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> writeBaselineFile("write-baseline", cl::desc("Record the current findings in <file> and exit 0"),
+                                       cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> diffRev("diff", cl::desc("Report only findings on lines changed since git revision <rev> ('-': read a unified diff from standard input)"),
+                             cl::value_desc("rev"), cl::cat(category));
+cl::opt<bool> fix("fix", cl::desc("Apply the available mechanical fixes in place, then report what remains"),
+                  cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Write the report to <file> instead of standard output"),
                                 cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> failOn("fail-on", cl::desc("Lowest severity that makes the exit code 1: error|warning|note (default warning)"),
@@ -35,8 +54,8 @@ cl::list<std::string> disableRules("disable", cl::desc("Turn rules off (codes or
                                    cl::CommaSeparated, cl::value_desc("rule"), cl::cat(category));
 cl::list<std::string> severityOverrides("severity", cl::desc("Set a rule's severity: RULE=error|warning|note"),
                                         cl::value_desc("rule=level"), cl::cat(category));
-cl::opt<int> maxAttempts("max-attempts", cl::desc("RL203 ceiling: most attempts allowed, the first included (default 5)"),
-                         cl::init(5), cl::cat(category));
+cl::opt<int> maxAttempts("max-attempts", cl::desc("RL203 ceiling: most attempts allowed, the first included (default 5, or the config's)"),
+                         cl::init(0), cl::cat(category));
 cl::opt<std::string> buildDir("p", cl::desc("Directory holding compile_commands.json for C++ files"),
                               cl::value_desc("build-dir"), cl::cat(category));
 cl::opt<unsigned> jobs("j", cl::desc("Parallel jobs (default: number of cores)"), cl::init(0), cl::cat(category));
@@ -88,19 +107,40 @@ int main(int argc, char **argv) {
   options.paths.assign(paths.begin(), paths.end());
   options.jobs = jobs;
   options.extract.compile_commands_dir = buildDir;
-  if (maxAttempts < 1) return usageError("--max-attempts must be at least 1");
-  options.settings.max_attempts = maxAttempts;
   auto failSeverity = parseSeverity(failOn);
   if (!failSeverity) return usageError("--fail-on must be error, warning or note, not '" + failOn + "'");
+
+  // Configuration: the project config, then the command line on top.
+  std::vector<Diagnostic> setupErrors;
+  std::string cfgPath = configFile;
+  if (cfgPath.empty()) {
+    llvm::SmallString<256> cwd;
+    llvm::sys::fs::current_path(cwd);
+    cfgPath = findProjectConfig(cwd.str().str());
+  }
+  if (!cfgPath.empty()) {
+    options.config = loadProjectConfig(cfgPath, setupErrors);
+    if (!options.config) {
+      RunResult failed;
+      failed.errors = setupErrors;
+      writeErrorsText(llvm::errs(), failed, llvm::errs().has_colors());
+      return 2;
+    }
+    options.settings = options.config->settings;
+  }
+  if (maxAttempts.getNumOccurrences()) {
+    if (maxAttempts < 1) return usageError("--max-attempts must be at least 1");
+    options.settings.max_attempts = maxAttempts;
+  }
   for (const std::string &name : disableRules) {
     const Rule *r = findRule(name);
     if (!r) return usageError("--disable: unknown rule '" + name + "' (see --list-rules)");
-    options.disabled.insert(std::string(r->code));
+    options.cli_rules[std::string(r->code)].enabled = false;
   }
   for (const std::string &name : enableRules) {
     const Rule *r = findRule(name);
     if (!r) return usageError("--enable: unknown rule '" + name + "' (see --list-rules)");
-    options.disabled.erase(std::string(r->code));
+    options.cli_rules[std::string(r->code)].enabled = true;
   }
   for (const std::string &o : severityOverrides) {
     auto [name, level] = llvm::StringRef(o).split('=');
@@ -108,10 +148,72 @@ int main(int argc, char **argv) {
     if (!r) return usageError("--severity: unknown rule '" + name.str() + "' (see --list-rules)");
     auto sev = parseSeverity(level);
     if (!sev) return usageError("--severity " + o + ": the level must be error, warning or note");
-    options.severities[std::string(r->code)] = *sev;
+    options.cli_rules[std::string(r->code)] = RuleSetting{true, sev};
   }
 
+  std::optional<Baseline> baseline;
+  if (!baselineFile.empty()) {
+    baseline = loadBaseline(baselineFile, setupErrors);
+    if (!baseline) {
+      RunResult failed;
+      failed.errors = setupErrors;
+      writeErrorsText(llvm::errs(), failed, llvm::errs().has_colors());
+      return 2;
+    }
+  }
+
+  std::optional<ChangedLines> changed;
+  if (!diffRev.empty()) {
+    std::string error;
+    if (diffRev == "-") {
+      auto in = llvm::MemoryBuffer::getSTDIN();
+      if (!in) return usageError("--diff -: cannot read standard input");
+      llvm::SmallString<256> cwd;
+      llvm::sys::fs::current_path(cwd);
+      changed = parseUnifiedDiff((*in)->getBuffer().str(), cwd.str().str());
+    } else {
+      changed = gitChangedLines(diffRev, error);
+      if (!changed) return usageError(error);
+    }
+    if (options.paths.empty()) {
+      // Lint what the change touched (files it deleted are gone).
+      for (const auto &entry : *changed)
+        if (llvm::sys::fs::exists(entry.first)) options.paths.push_back(entry.first);
+      if (options.paths.empty()) return 0;
+    }
+  }
+
+  // Everything that narrows the findings after the rules ran.
+  auto narrow = [&](RunResult &r) {
+    if (baseline) applyBaseline(*baseline, r.findings);
+    if (changed) {
+      r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(),
+                                      [&](const Finding &f) { return !onChangedLine(*changed, f.where.path, f.where.line); }),
+                       r.findings.end());
+    }
+  };
+
   RunResult result = run(options);
+  narrow(result);
+
+  if (fix) {
+    FixSummary applied = applyFixes(result.findings);
+    if (applied.fixes_applied > 0) {
+      llvm::errs() << "retrylint: applied " << applied.fixes_applied << (applied.fixes_applied == 1 ? " fix" : " fixes")
+                   << " in " << applied.files_changed << (applied.files_changed == 1 ? " file" : " files") << "\n";
+      result = run(options); // report what remains
+      narrow(result);
+    }
+    result.errors.insert(result.errors.end(), applied.errors.begin(), applied.errors.end());
+  }
+
+  if (!writeBaselineFile.empty()) {
+    std::string error;
+    if (!writeBaseline(writeBaselineFile, result.findings, error)) return usageError("cannot write " + writeBaselineFile + ": " + error);
+    llvm::errs() << "retrylint: recorded " << result.findings.size() << " findings in " << writeBaselineFile << "\n";
+    writeErrorsText(llvm::errs(), result, llvm::errs().has_colors());
+    return result.errors.empty() ? 0 : 2;
+  }
 
   std::unique_ptr<llvm::raw_fd_ostream> file;
   llvm::raw_ostream *out = &llvm::outs();
@@ -127,6 +229,12 @@ int main(int argc, char **argv) {
     break;
   case Format::Json:
     writeJson(*out, result);
+    break;
+  case Format::Sarif:
+    writeSarif(*out, result);
+    break;
+  case Format::Github:
+    writeGithub(*out, result);
     break;
   }
   out->flush();

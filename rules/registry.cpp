@@ -11,7 +11,7 @@ extern const Rule kRL301, kRL302, kRL303, kRL304;
 extern const Rule kRL401, kRL402, kRL403, kRL404;
 extern const Rule kRL501;
 extern const Rule kRL601;
-extern const Rule kRL901;
+extern const Rule kRL901, kRL902;
 
 const std::vector<const Rule *> &allRules() {
   static const std::vector<const Rule *> rules = {
@@ -21,7 +21,7 @@ const std::vector<const Rule *> &allRules() {
       &kRL401, &kRL402, &kRL403, &kRL404, // what is retried
       &kRL501,                            // observability
       &kRL601,                            // composition with other mechanisms
-      &kRL901,                            // configuration validity
+      &kRL901, &kRL902,                   // configuration validity
   };
   return rules;
 }

@@ -5,7 +5,7 @@ namespace {
 
 void check(const FileModel &m, const Settings &, Reporter &out) {
   std::string format = m.formats.empty() ? "" : m.formats.front();
-  for (const ConfigProblem &pr : m.problems) out.report(pr.where, format, pr.anchor, pr.message);
+  for (const ConfigProblem &pr : m.problems) out.report(pr.where, format, pr.anchor, pr.message, pr.fix);
 }
 
 } // namespace

@@ -39,7 +39,8 @@ bool isSkippedDirectory(std::string_view dirPath) {
   return llvm::sys::fs::exists(cache);
 }
 
-std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors) {
+std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors,
+                                const std::function<bool(const std::string &)> &excluded) {
   std::vector<Candidate> out;
   for (const std::string &given : paths) {
     llvm::sys::fs::file_status st;
@@ -47,6 +48,7 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
       errors.push_back(Diagnostic{given, 0, 0, "cannot read: " + ec.message()});
       continue;
     }
+    if (excluded && excluded(given)) continue;
     if (!llvm::sys::fs::is_directory(st)) {
       out.push_back(Candidate{given, true});
       continue;
@@ -58,10 +60,10 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
       const std::string &p = it->path();
       llvm::sys::fs::file_type type = it->type();
       if (type == llvm::sys::fs::file_type::directory_file) {
-        if (isSkippedDirectory(p)) it.no_push();
+        if (isSkippedDirectory(p) || (excluded && excluded(p))) it.no_push();
         continue;
       }
-      if (type == llvm::sys::fs::file_type::regular_file && hasConfigExtension(p)) {
+      if (type == llvm::sys::fs::file_type::regular_file && hasConfigExtension(p) && !(excluded && excluded(p))) {
         std::string shown = p;
         if (llvm::StringRef(shown).startswith("./") && !llvm::StringRef(given).startswith("./")) shown = shown.substr(2);
         found.push_back(Candidate{shown, false});

@@ -1,5 +1,6 @@
 // Which files to look at: the paths given, directories walked recursively.
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +17,9 @@ struct Candidate {
 // Files named on the command line are always candidates; in directories, files whose names a
 // supported dialect can have (see hasConfigExtension). Version-control and build folders are skipped
 // and symbolic links to directories are not followed. Missing paths become errors.
-std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors);
+// `excluded` (optional) drops files and whole directories (the project config's `exclude`).
+std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors,
+                                const std::function<bool(const std::string &)> &excluded = {});
 
 // Whether a file found while walking may hold a retry config or retry code: YAML/JSON, INI and
 // .properties files, AWS's extension-less `config`, and C++ sources and headers.

@@ -60,12 +60,14 @@ void readCodes(ExtractContext &cx, const YAML::Node &codes, const std::string &f
       if (v >= 0 && v <= 16) code = static_cast<int>(v);
       if (code)
         cx.problem(cx.span(c), field + " entry " + text + " is a number: gRPC C++ reads status codes only as upper-case names and rejects the service config; write \"" + grpcCodeName(*code) + "\"",
-                   anchor + "/" + text);
+                   anchor + "/" + text,
+                   Fix{"write the status code as \"" + grpcCodeName(*code) + "\"", {cx.src.replace(cx.span(c), "\"" + grpcCodeName(*code) + "\"")}});
     } else if ((code = grpcCodeFromName(text))) {
       // canonical spelling
     } else if ((code = grpcCodeFromAnyCase(text)) && text.find('-') == std::string::npos) {
       cx.problem(cx.span(c), field + " entry \"" + text + "\" is not upper-case: gRPC C++ compares names case-sensitively and rejects the service config; write \"" + grpcCodeName(*code) + "\"",
-                 anchor + "/" + text);
+                 anchor + "/" + text,
+                 Fix{"write the status code as \"" + grpcCodeName(*code) + "\"", {cx.src.replace(cx.span(c), "\"" + grpcCodeName(*code) + "\"")}});
     } else {
       code.reset();
     }

@@ -122,8 +122,10 @@ void parseRetryOn(ExtractContext &cx, const YAML::Node &node, const std::string 
       continue;
     }
     if (tok != raw) {
+      // The fix removes the spaces around the entry: replace the raw entry's extent by the token.
+      Span rawSpan = cx.tokenSpan(node, pos - raw.size() - 1, raw.size());
       cx.problem(where, "retryOn entry '" + raw + "' has spaces: Istio's validation splits on ',' without trimming and rejects the VirtualService; write '" + tok + "'",
-                 anchor + "/retryOn/" + tok);
+                 anchor + "/retryOn/" + tok, Fix{"remove the spaces around '" + tok + "'", {cx.src.replace(rawSpan, tok)}});
     }
     if (std::all_of(tok.begin(), tok.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
       int code = tok.size() > 4 ? 0 : std::stoi(tok);

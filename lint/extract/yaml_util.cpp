@@ -28,8 +28,8 @@ Span ExtractContext::tokenSpan(const YAML::Node &scalar, size_t offset, size_t l
   return src.tokenSpan(m.line, m.column, offset, length);
 }
 
-void ExtractContext::problem(Span where, std::string message, std::string anchor) {
-  model.problems.push_back(ConfigProblem{std::move(where), std::move(message), std::move(anchor)});
+void ExtractContext::problem(Span where, std::string message, std::string anchor, std::optional<Fix> fix) {
+  model.problems.push_back(ConfigProblem{std::move(where), std::move(message), std::move(anchor), std::move(fix)});
 }
 
 void ExtractContext::error(const TypeError &e) {

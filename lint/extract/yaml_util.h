@@ -41,7 +41,7 @@ struct ExtractContext {
   // A token inside a single-line scalar (an item of a comma-separated list).
   Span tokenSpan(const YAML::Node &scalar, size_t offset, size_t length) const;
 
-  void problem(Span where, std::string message, std::string anchor);
+  void problem(Span where, std::string message, std::string anchor, std::optional<Fix> fix = std::nullopt);
   void error(const TypeError &e);
 };
 

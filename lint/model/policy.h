@@ -92,6 +92,7 @@ struct ConfigProblem {
   Span where;
   std::string message;
   std::string anchor; // logical location, for fingerprints
+  std::optional<Fix> fix;
 };
 
 struct RetryPolicy {

@@ -12,5 +12,9 @@ void writeText(llvm::raw_ostream &out, const RunResult &result, bool color);
 void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color);
 // JSON output, version 1 (shared/spec/interface.md).
 void writeJson(llvm::raw_ostream &out, const RunResult &result);
+// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
+void writeSarif(llvm::raw_ostream &out, const RunResult &result);
+// GitHub Actions workflow commands (annotations).
+void writeGithub(llvm::raw_ostream &out, const RunResult &result);
 
 } // namespace retrylint

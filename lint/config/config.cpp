@@ -1,0 +1,217 @@
+#include "lint/config/config.h"
+
+#include <set>
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/GlobPattern.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <yaml-cpp/yaml.h>
+
+namespace retrylint {
+namespace {
+
+struct ConfigError {
+  int line, column;
+  std::string message;
+};
+
+int lineOf(const YAML::Node &n) { return n.Mark().is_null() ? 0 : n.Mark().line + 1; }
+int colOf(const YAML::Node &n) { return n.Mark().is_null() ? 0 : n.Mark().column + 1; }
+[[noreturn]] void fail(const YAML::Node &n, const std::string &msg) { throw ConfigError{lineOf(n), colOf(n), msg}; }
+
+std::string scalar(const YAML::Node &n, const std::string &what) {
+  if (!n.IsScalar()) fail(n, what + " must be a single value");
+  return n.Scalar();
+}
+
+int positiveInt(const YAML::Node &n, const std::string &what) {
+  std::string s = scalar(n, what);
+  char *end = nullptr;
+  long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || v < 1 || v > 1'000'000) fail(n, what + " must be a positive whole number, not '" + s + "'");
+  return static_cast<int>(v);
+}
+
+bool boolean(const YAML::Node &n, const std::string &what) {
+  std::string s = scalar(n, what);
+  if (s == "true") return true;
+  if (s == "false") return false;
+  fail(n, what + " must be true or false, not '" + s + "'");
+}
+
+std::vector<std::string> globList(const YAML::Node &n, const std::string &what) {
+  std::vector<std::string> out;
+  if (n.IsScalar()) {
+    out.push_back(n.Scalar());
+  } else if (n.IsSequence()) {
+    for (const auto &item : n) out.push_back(scalar(item, what + " entries"));
+  } else {
+    fail(n, what + " must be a list of globs");
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    auto pat = llvm::GlobPattern::create(out[i]);
+    if (!pat) fail(n.IsSequence() ? n[i] : n, what + ": '" + out[i] + "' is not a valid glob: " + llvm::toString(pat.takeError()));
+  }
+  return out;
+}
+
+RuleSettings ruleSettings(const YAML::Node &n) {
+  if (!n.IsMap()) fail(n, "rules must be a map of rule (code or name) to on, off, error, warning or note");
+  RuleSettings out;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    std::string name = scalar(it->first, "a rule");
+    const Rule *r = findRule(name);
+    if (!r) fail(it->first, "unknown rule '" + name + "' (see retrylint --list-rules)");
+    std::string v = it->second.IsScalar() ? it->second.Scalar() : "";
+    RuleSetting s;
+    if (v == "off" || v == "false") s.enabled = false;
+    else if (v == "on" || v == "true") s.enabled = true;
+    else if (auto sev = parseSeverity(v)) s.enabled = true, s.severity = sev;
+    else fail(it->second, "rule " + name + ": '" + v + "' is not on, off, error, warning or note");
+    out[std::string(r->code)] = s;
+  }
+  return out;
+}
+
+void checkKeys(const YAML::Node &map, const std::set<std::string> &allowed, const std::string &where) {
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto &k : allowed) list += (list.empty() ? "" : ", ") + k;
+      fail(it->first, "unknown key '" + key + "' in " + where + " (allowed: " + list + ")");
+    }
+  }
+}
+
+ProjectConfig parse(const YAML::Node &root, const std::string &path) {
+  ProjectConfig c;
+  c.path = path;
+  llvm::SmallString<256> abs(path);
+  llvm::sys::fs::make_absolute(abs);
+  c.root = llvm::sys::path::parent_path(abs).str();
+  if (root.IsNull()) return c;
+  if (!root.IsMap()) fail(root, "the config must be a map with rules, settings, exclude, overrides, layers");
+  checkKeys(root, {"rules", "settings", "exclude", "overrides", "layers"}, "the config");
+  if (auto n = root["rules"]) c.rules = ruleSettings(n);
+  if (auto n = root["settings"]) {
+    if (!n.IsMap()) fail(n, "settings must be a map");
+    checkKeys(n, {"max-attempts", "max-amplification"}, "settings");
+    if (auto v = n["max-attempts"]) c.settings.max_attempts = positiveInt(v, "settings.max-attempts");
+    if (auto v = n["max-amplification"]) c.settings.max_amplification = positiveInt(v, "settings.max-amplification");
+  }
+  if (auto n = root["exclude"]) c.exclude = globList(n, "exclude");
+  if (auto n = root["overrides"]) {
+    if (!n.IsSequence()) fail(n, "overrides must be a list of {paths, rules}");
+    for (const auto &o : n) {
+      if (!o.IsMap()) fail(o, "each override must be a map with paths and rules");
+      checkKeys(o, {"paths", "rules"}, "an override");
+      if (!o["paths"] || !o["rules"]) fail(o, "each override needs both paths and rules");
+      c.overrides.push_back(PathOverride{globList(o["paths"], "overrides[].paths"), ruleSettings(o["rules"]), lineOf(o)});
+    }
+  }
+  if (auto n = root["layers"]) {
+    if (!n.IsSequence()) fail(n, "layers must be a list, outermost layer first");
+    std::set<std::string> names;
+    const Layer *owner = nullptr;
+    for (const auto &l : n) {
+      if (!l.IsMap()) fail(l, "each layer must be a map with name and paths");
+      checkKeys(l, {"name", "paths", "owns-retries"}, "a layer");
+      Layer layer;
+      layer.line = lineOf(l);
+      if (!l["name"]) fail(l, "a layer needs a name");
+      layer.name = scalar(l["name"], "layers[].name");
+      if (!names.insert(layer.name).second) fail(l["name"], "layer '" + layer.name + "' is declared twice");
+      if (!l["paths"]) fail(l, "layer '" + layer.name + "' needs paths");
+      layer.paths = globList(l["paths"], "layer '" + layer.name + "' paths");
+      if (auto o = l["owns-retries"]) layer.owns_retries = boolean(o, "owns-retries");
+      c.layers.push_back(layer);
+      if (layer.owns_retries) {
+        if (owner)
+          fail(l["owns-retries"], "layers '" + owner->name + "' (line " + std::to_string(owner->line) + ") and '" +
+                                      layer.name + "' both own retries; at most one layer may");
+        owner = &c.layers.back();
+      }
+    }
+  }
+  return c;
+}
+
+bool matchOne(const std::string &pattern, const std::string &text) {
+  auto pat = llvm::GlobPattern::create(pattern);
+  return pat && pat->match(text);
+}
+
+} // namespace
+
+std::string findProjectConfig(const std::string &startDir) {
+  llvm::SmallString<256> dir(startDir);
+  llvm::sys::fs::make_absolute(dir);
+  while (!dir.empty()) {
+    llvm::SmallString<256> candidate(dir);
+    llvm::sys::path::append(candidate, ".retrylint.yaml");
+    if (llvm::sys::fs::is_regular_file(candidate)) return candidate.str().str();
+    llvm::StringRef parent = llvm::sys::path::parent_path(dir);
+    if (parent == dir) break;
+    dir = parent;
+  }
+  return "";
+}
+
+std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) {
+    errors.push_back(Diagnostic{path, 0, 0, "cannot read the config: " + buf.getError().message()});
+    return std::nullopt;
+  }
+  try {
+    YAML::Node root = YAML::Load((*buf)->getBuffer().str());
+    return parse(root, path);
+  } catch (const ConfigError &e) {
+    errors.push_back(Diagnostic{path, e.line, e.column, e.message});
+  } catch (const YAML::Exception &e) {
+    errors.push_back(Diagnostic{path, e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.is_null() ? 0 : e.mark.column + 1,
+                                "invalid YAML: " + e.msg});
+  }
+  return std::nullopt;
+}
+
+bool globMatches(const std::string &globIn, const std::string &relPath) {
+  std::string glob = globIn;
+  bool anchored = false;
+  if (!glob.empty() && glob[0] == '/') {
+    anchored = true;
+    glob.erase(0, 1);
+  }
+  if (!glob.empty() && glob.back() == '/') glob += "**";
+  if (glob.size() >= 3 && glob.compare(glob.size() - 3, 3, "/**") == 0) {
+    // dir/** : everything under dir (LLVM's '*' already crosses '/').
+    std::string dir = glob.substr(0, glob.size() - 3);
+    if (matchOne(dir + "/*", relPath)) return true;
+    if (!anchored && dir.find('/') == std::string::npos && matchOne("*/" + dir + "/*", relPath)) return true;
+    return false;
+  }
+  if (matchOne(glob, relPath)) return true;
+  if (matchOne(glob + "/*", relPath)) return true; // a directory named by the pattern
+  if (!anchored && glob.find('/') == std::string::npos) {
+    // A bare name matches a component anywhere: "vendor" excludes a/vendor/b.yaml.
+    return matchOne("*/" + glob, relPath) || matchOne("*/" + glob + "/*", relPath);
+  }
+  return false;
+}
+
+std::string relativeTo(const std::string &root, const std::string &path) {
+  llvm::SmallString<256> abs(path);
+  llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+  llvm::StringRef p(abs);
+  llvm::StringRef r(root);
+  if (!p.startswith(r)) return "";
+  p = p.drop_front(r.size());
+  if (!p.empty() && p[0] != '/') return "";
+  return p.ltrim('/').str();
+}
+
+} // namespace retrylint

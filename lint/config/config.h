@@ -1,0 +1,59 @@
+// The project config, .retrylint.yaml: rules on/off and severities, settings, excludes,
+// per-path overrides and layers. Validated strictly: an unknown key or a bad value is an error
+// naming the file and line.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/model/finding.h"
+#include "rules/rule.h"
+
+namespace retrylint {
+
+struct RuleSetting {
+  std::optional<bool> enabled;
+  std::optional<Severity> severity;
+};
+using RuleSettings = std::map<std::string, RuleSetting>; // by rule code
+
+// Rules that apply to some paths only (for JSON files, which cannot hold suppression comments).
+struct PathOverride {
+  std::vector<std::string> paths; // globs, relative to the config's directory
+  RuleSettings rules;
+  int line = 0;
+};
+
+struct Layer {
+  std::string name;
+  std::vector<std::string> paths; // globs
+  bool owns_retries = false;
+  int line = 0;
+};
+
+struct ProjectConfig {
+  std::string path; // the config file
+  std::string root; // its directory: globs are relative to it
+  RuleSettings rules;
+  Settings settings;
+  std::vector<std::string> exclude;
+  std::vector<PathOverride> overrides;
+  std::vector<Layer> layers; // the call chain, outermost first
+};
+
+// The nearest .retrylint.yaml in `startDir` or a parent directory, or "" if there is none.
+std::string findProjectConfig(const std::string &startDir);
+
+// Loads and validates a config; problems go to `errors` (with line numbers) and make it nullopt.
+std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors);
+
+// Whether `glob` matches `relPath` ('/'-separated, relative to the config root). Gitignore-like:
+// a pattern without '/' matches any path component; `dir/` and `dir/**` match everything under
+// dir; `*` and `**` match any characters; a leading '/' anchors at the root.
+bool globMatches(const std::string &glob, const std::string &relPath);
+
+// `path` relative to `root` with '/' separators, or "" when it is not under root.
+std::string relativeTo(const std::string &root, const std::string &path);
+
+} // namespace retrylint

@@ -1,0 +1,29 @@
+// Changed-lines mode (`--diff REV`, `--diff -`): keep only findings on lines a change touched,
+// as clang-tidy-diff and Semgrep's baseline commit do.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lint/model/finding.h"
+
+namespace retrylint {
+
+// Absolute path -> changed line ranges (new side, inclusive).
+using ChangedLines = std::map<std::string, std::vector<std::pair<int, int>>>;
+
+// Parses a unified diff; paths are resolved against `baseDir` after dropping a/ and b/ prefixes.
+ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDir);
+
+// `git diff -U0 REV` in the current directory, run so that nothing configured in the repository
+// can execute (no external diff, no textconv, no fsmonitor hook). Errors go to `error`.
+std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string &error);
+
+// The absolute, normalised form of a path, as used for the keys above.
+std::string absolutePath(const std::string &path);
+
+bool onChangedLine(const ChangedLines &changed, const std::string &path, int line);
+
+} // namespace retrylint

@@ -1,0 +1,153 @@
+#include "lint/suppress/suppressions.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "rules/rule.h"
+
+namespace retrylint {
+namespace {
+
+std::string_view trimLeft(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return s;
+}
+
+// Whether `pos` in `line` is inside a comment: after '#', '//', ';', '!' or '/*' that starts the
+// line or follows whitespace. (Good enough for config files and C++ line comments.)
+bool inComment(std::string_view line, size_t pos) {
+  for (size_t i = 0; i < pos; ++i) {
+    bool start = i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t';
+    char c = line[i];
+    if (c == '#' && start) return true;
+    if ((c == ';' || c == '!') && trimLeft(line.substr(0, i)).empty()) return true;
+    if (c == '/' && i + 1 < line.size() && (line[i + 1] == '/' || line[i + 1] == '*')) return true;
+  }
+  return false;
+}
+
+bool commentOnly(std::string_view line, size_t pos) {
+  std::string_view before = trimLeft(line.substr(0, pos));
+  // Only the comment introducer may precede the marker.
+  while (!before.empty() && (before.front() == '#' || before.front() == '/' || before.front() == ';' ||
+                             before.front() == '*' || before.front() == '!' || before.front() == ' '))
+    before.remove_prefix(1);
+  return before.empty();
+}
+
+void addRules(std::string_view list, Suppression &s) {
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string_view::npos) comma = list.size();
+    std::string name(list.substr(start, comma - start));
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t") + 1);
+    start = comma + 1;
+    if (name.empty()) continue;
+    if (name.rfind("retrylint-", 0) == 0) name = name.substr(10);
+    if (name == "*") continue;
+    if (const Rule *r = findRule(name)) s.codes.insert(std::string(r->code));
+    else s.unknown.push_back(name);
+  }
+}
+
+int nextCodeLine(const SourceFile &src, int line0) {
+  // The line a comment-only suppression silences: the next line that is not blank.
+  for (int l = line0 + 1; l < src.lineCount(); ++l)
+    if (!trimLeft(src.line(l)).empty()) return l + 1;
+  return line0 + 2;
+}
+
+} // namespace
+
+std::vector<Suppression> parseSuppressions(const SourceFile &src) {
+  std::vector<Suppression> out;
+  const std::string &text = src.text();
+  if (text.find("retrylint") == std::string::npos) return out; // the common case, cheaply
+  for (int l = 0; l < src.lineCount(); ++l) {
+    std::string_view line = src.line(l);
+    size_t pos = line.find("retrylint");
+    if (pos == std::string_view::npos) continue;
+
+    // clang-tidy style: NOLINT(retrylint-…), NOLINTNEXTLINE(retrylint-…)
+    for (const char *tag : {"NOLINTNEXTLINE(", "NOLINT("}) {
+      size_t at = line.find(tag);
+      if (at == std::string_view::npos || !inComment(line, at)) continue;
+      size_t open = at + std::string_view(tag).size();
+      size_t close = line.find(')', open);
+      if (close == std::string_view::npos) break;
+      std::string_view inside = line.substr(open, close - open);
+      // Keep only our checks; other tools' names in the same NOLINT are theirs.
+      Suppression s;
+      bool ours = false;
+      size_t start = 0;
+      while (start <= inside.size()) {
+        size_t comma = inside.find(',', start);
+        if (comma == std::string_view::npos) comma = inside.size();
+        std::string_view item = trimLeft(inside.substr(start, comma - start));
+        if (item.rfind("retrylint-", 0) == 0) {
+          ours = true;
+          addRules(item, s);
+        }
+        start = comma + 1;
+      }
+      if (!ours) break;
+      s.where = src.spanAt(src.offsetOf(l, static_cast<int>(at)), close + 1 - at);
+      s.target_line = std::string_view(tag) == "NOLINT(" ? l + 1 : nextCodeLine(src, l);
+      out.push_back(std::move(s));
+      break;
+    }
+
+    // retrylint: ignore[...] / ignore-file[...]
+    size_t marker = line.find("retrylint:");
+    if (marker == std::string_view::npos || !inComment(line, marker)) continue;
+    std::string_view rest = trimLeft(line.substr(marker + 10));
+    Suppression s;
+    if (rest.rfind("ignore-file", 0) == 0) {
+      s.file_wide = true;
+      rest.remove_prefix(11);
+    } else if (rest.rfind("ignore", 0) == 0) {
+      rest.remove_prefix(6);
+    } else {
+      continue;
+    }
+    if (!rest.empty() && rest.front() == '[') {
+      size_t close = rest.find(']');
+      if (close == std::string_view::npos) close = rest.size();
+      addRules(rest.substr(1, close - 1), s);
+      rest.remove_prefix(std::min(close + 1, rest.size()));
+    }
+    std::string reason(trimLeft(rest));
+    while (!reason.empty() && (reason.back() == ' ' || reason.back() == '/' || reason.back() == '*')) reason.pop_back();
+    s.reason = reason;
+    s.where = src.spanAt(src.offsetOf(l, static_cast<int>(marker)), line.size() - marker);
+    if (!s.file_wide) s.target_line = commentOnly(line, marker) ? nextCodeLine(src, l) : l + 1;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<Suppression> applySuppressions(std::vector<Finding> &findings, std::vector<Suppression> &suppressions) {
+  if (!suppressions.empty()) {
+    findings.erase(std::remove_if(findings.begin(), findings.end(),
+                                  [&](const Finding &f) {
+                                    bool hit = false;
+                                    for (Suppression &s : suppressions) {
+                                      if (!s.file_wide && s.target_line != f.where.line) continue;
+                                      if (!s.codes.empty() && !s.codes.count(f.rule)) continue;
+                                      if (s.codes.empty() && !s.unknown.empty()) continue; // only unknown names
+                                      s.used = true;
+                                      hit = true;
+                                    }
+                                    return hit;
+                                  }),
+                   findings.end());
+  }
+  std::vector<Suppression> unused;
+  for (const Suppression &s : suppressions)
+    if (!s.used || !s.unknown.empty()) unused.push_back(s);
+  return unused;
+}
+
+} // namespace retrylint
