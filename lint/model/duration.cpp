@@ -120,4 +120,23 @@ std::optional<Duration> parseProtoJsonDuration(std::string_view text, std::strin
   return Duration{negative ? -nanos : nanos};
 }
 
+std::optional<Duration> parseArgoDuration(std::string_view text, std::string *error) {
+  std::string_view digits = text;
+  bool negative = false;
+  if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) {
+    negative = digits[0] == '-';
+    digits.remove_prefix(1);
+  }
+  bool allDigits = !digits.empty() && digits.size() <= 9;
+  for (char c : digits) allDigits = allDigits && isDigit(c);
+  if (allDigits) {
+    int64_t secs = std::stoll(std::string(digits));
+    return Duration{(negative ? -secs : secs) * 1'000'000'000};
+  }
+  std::string err;
+  auto d = parseGoDuration(text, &err);
+  if (!d && error) *error = "'" + std::string(text) + "' is not a duration (a whole number of seconds such as \"10\", or a number with a unit such as \"2m\")";
+  return d;
+}
+
 } // namespace retrylint

@@ -37,4 +37,9 @@ std::optional<Duration> parseGoDuration(std::string_view text, std::string *erro
 // at most 9 fractional digits: "0.100s", "30s". "100ms" is rejected.
 std::optional<Duration> parseProtoJsonDuration(std::string_view text, std::string *error);
 
+// Argo Workflows `retryStrategy.backoff` durations: a bare integer is seconds ("10", "-1"),
+// anything else is Go `time.ParseDuration` syntax ("2m", "1h30m"). Source: argoproj/argo-workflows
+// workflow/controller/operator.go parseStringToDuration (strconv.Atoi first, then time.ParseDuration).
+std::optional<Duration> parseArgoDuration(std::string_view text, std::string *error);
+
 } // namespace retrylint

@@ -1,0 +1,221 @@
+// Argo Workflows: retryStrategy on spec (workflow-wide) and on spec.templates[], for Workflow,
+// WorkflowTemplate, ClusterWorkflowTemplate and CronWorkflow (spec.workflowSpec).
+//
+// Field facts: argoproj/argo-workflows pkg/apis/workflow/v1alpha1/workflow_types.go (RetryStrategy,
+// Backoff), docs/retries.md; duration syntax: workflow/controller/operator.go. See formats.md §11.3.
+//
+// `limit` counts retries (API doc: "the maximum number of total attempts will be limit + 1").
+// What an absent `limit` means is not confirmed (formats.md §13): it is left Unknown, so RL201
+// stays quiet. Argo's backoff has no jitter field: a backoff is never jittered.
+#include <cctype>
+
+#include "lint/extract/extractors.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "argo-workflows";
+
+constexpr const char *kNoBackoffSource =
+    "Argo retries at once when retryStrategy has no backoff (argoproj/argo-workflows docs/retries.md)";
+constexpr const char *kNoFactorSource =
+    "Argo: without backoff.factor every retry waits backoff.duration (workflow_types.go Backoff)";
+constexpr const char *kNoCapSource =
+    "Argo: backoff.cap is unset, and maxDuration bounds the total time, not each wait (workflow_types.go Backoff)";
+constexpr const char *kNoJitterSource =
+    "Argo's retry backoff has no random component (workflow_types.go Backoff: duration, factor, cap, maxDuration)";
+constexpr const char *kDefaultRetryPolicySource =
+    "Argo's default retryPolicy: OnFailure (workflow_types.go RetryStrategy)";
+
+bool isTemplateExpression(const std::string &s) { return s.find("{{") != std::string::npos; }
+
+// IntOrString: 2, "2", or an Argo expression ("{{inputs.parameters.retries}}") known only at run time.
+std::optional<long long> readIntOrString(ExtractContext &cx, const YAML::Node &n, std::string_view field) {
+  if (n.IsScalar() && isTemplateExpression(n.Scalar())) return std::nullopt;
+  return requireInt(cx, n, field, true);
+}
+
+std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, std::string_view field, const std::string &anchor) {
+  std::string text = requireString(cx, n, field);
+  if (isTemplateExpression(text)) return std::nullopt;
+  std::string err;
+  auto d = parseArgoDuration(text, &err);
+  if (!d || d->nanos < 0) {
+    cx.problem(cx.span(n), std::string(field) + ": " + (d ? "'" + text + "' is negative" : err) + ": Argo fails the node when it computes the backoff",
+               anchor + "/" + std::string(field));
+    return std::nullopt;
+  }
+  return d;
+}
+
+Condition policyCondition(const std::string &name, bool catchAll, Origin origin, Span where) {
+  Condition c;
+  c.kind = Condition::Kind::ErrorName;
+  c.text = "retryPolicy: " + name;
+  c.catch_all = catchAll;
+  c.origin = origin;
+  c.where = std::move(where);
+  return c;
+}
+
+void extractStrategy(ExtractContext &cx, const YAML::Node &owner, const YAML::Node &rs, const std::string &anchor,
+                     const std::string &component) {
+  requireMap(cx, rs, "retryStrategy");
+  Span key = cx.keySpan(owner, "retryStrategy");
+  RetryPolicy p;
+  p.format = std::string(kFormat);
+  p.anchor = anchor;
+  p.component = component;
+  p.where = key;
+  p.attempts_field = "limit";
+  p.attempts_count_retries = true;
+  p.budget.origin = Origin::NotApplicable;     // no retry budget in Argo
+  p.per_try_timeout.origin = Origin::Unknown;  // activeDeadlineSeconds lives on the template, not read here
+  p.overall_deadline.origin = Origin::NotApplicable;
+  p.deadline_name = "backoff.maxDuration";
+
+  if (auto limit = get(rs, "limit"); limit && !isNull(*limit)) {
+    auto n = readIntOrString(cx, *limit, "retryStrategy.limit");
+    if (n && *n < 0) {
+      cx.problem(cx.span(*limit), "limit " + std::to_string(*n) + " is negative: Argo does not retry the node", anchor + "/limit");
+      return;
+    }
+    if (n && *n == 0) return; // no retries
+    if (n) p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(*n, 1'000'000)) + 1), cx.span(*limit));
+    else p.max_attempts = {std::nullopt, Origin::Unknown, cx.span(*limit), {}, {}};
+  } else {
+    p.max_attempts = {std::nullopt, Origin::Unknown, key, "Argo: behaviour without limit not confirmed", {}};
+  }
+
+  // Conditions: retryPolicy, narrowed by an expression when one is given.
+  auto expression = get(rs, "expression");
+  bool hasExpression = expression && !isNull(*expression);
+  if (auto rp = get(rs, "retryPolicy"); rp && !isNull(*rp)) {
+    std::string v = requireString(cx, *rp, "retryStrategy.retryPolicy");
+    if (v != "Always" && v != "OnFailure" && v != "OnError" && v != "OnTransientError") {
+      cx.problem(cx.span(*rp), "retryPolicy '" + v + "' is not one of Always, OnFailure, OnError, OnTransientError: Argo rejects the workflow",
+                 anchor + "/retryPolicy");
+    } else {
+      // Always retries every failed or errored node; an expression narrows it to what it tests.
+      p.retry_on.push_back(policyCondition(v, v == "Always" && !hasExpression, Origin::Written, cx.span(*rp)));
+    }
+  } else if (!hasExpression) {
+    p.retry_on.push_back(policyCondition("OnFailure", false, Origin::Defaulted, key));
+  }
+
+  Backoff &b = p.backoff;
+  auto backoff = get(rs, "backoff");
+  if (!backoff || isNull(*backoff)) {
+    b.growth = defaulted(Growth::NoWait, key, kNoBackoffSource);
+    b.jitter = {Jitter::None, Origin::NotApplicable, key, {}, {}};
+  } else {
+    requireMap(cx, *backoff, "retryStrategy.backoff");
+    Span bkey = cx.keySpan(rs, "backoff");
+    auto duration = get(*backoff, "duration");
+    std::optional<Duration> base;
+    if (duration && !isNull(*duration)) base = readDuration(cx, *duration, "backoff.duration", anchor);
+    if (auto md = get(*backoff, "maxDuration"); md && !isNull(*md)) {
+      if (auto d = readDuration(cx, *md, "backoff.maxDuration", anchor)) p.overall_deadline = written(std::optional<Duration>(d), cx.span(*md));
+    }
+    if (!base) {
+      b.growth.origin = Origin::Unknown; // no usable duration: the wait is not known
+    } else {
+      b.initial = written(std::optional<Duration>(base), cx.span(*duration));
+      double factor = 1;
+      auto f = get(*backoff, "factor");
+      bool factorKnown = true;
+      if (f && !isNull(*f)) {
+        if (f->IsScalar() && isTemplateExpression(f->Scalar())) factorKnown = false;
+        else factor = requireNumber(cx, *f, "backoff.factor", true);
+      }
+      if (!factorKnown) {
+        b.growth.origin = Origin::Unknown;
+      } else if (base->nanos == 0) {
+        b.growth = written(Growth::NoWait, cx.span(*duration));
+      } else if (factor <= 1) {
+        b.growth = f && !isNull(*f) ? written(Growth::Constant, cx.span(*f)) : defaulted(Growth::Constant, bkey, kNoFactorSource);
+        b.multiplier = f && !isNull(*f) ? written(factor, cx.span(*f)) : defaulted(1.0, bkey, kNoFactorSource);
+      } else {
+        b.growth = written(Growth::Exponential, cx.span(*f));
+        b.multiplier = written(factor, cx.span(*f));
+        if (auto cap = get(*backoff, "cap"); cap && !isNull(*cap)) {
+          auto d = readDuration(cx, *cap, "backoff.cap", anchor);
+          if (d) b.cap = written(std::optional<Duration>(d), cx.span(*cap));
+          else b.cap.origin = Origin::Unknown;
+        } else {
+          b.cap = defaulted(std::optional<Duration>(), bkey, kNoCapSource);
+          int line0 = cx.span(*f).line - 1;
+          std::string_view line = cx.src.line(line0);
+          std::string indent = cx.src.indentOf(line0);
+          if (line.substr(indent.size()).rfind("factor:", 0) == 0) // block style: one key per line
+            b.cap.fix = Fix{"add backoff.cap", {cx.src.insertLineAfter(line0, indent + "cap: \"5m\"")}};
+        }
+      }
+      b.jitter = builtIn(Jitter::None, bkey, kNoJitterSource);
+    }
+  }
+  cx.model.policies.push_back(std::move(p));
+}
+
+bool recognise(const YAML::Node &doc) {
+  auto api = get(doc, "apiVersion");
+  auto kind = get(doc, "kind");
+  if (!api || !kind || !api->IsScalar() || !kind->IsScalar() || api->Scalar().rfind("argoproj.io/", 0) != 0) return false;
+  const std::string &k = kind->Scalar();
+  return k == "Workflow" || k == "WorkflowTemplate" || k == "ClusterWorkflowTemplate" || k == "CronWorkflow";
+}
+
+void extract(const YAML::Node &doc, ExtractContext &cx) {
+  std::string kind = get(doc, "kind")->Scalar();
+  std::string name = "(unnamed)";
+  if (auto md = get(doc, "metadata"); md && md->IsMap()) {
+    if (auto n = get(*md, "name"); n && n->IsScalar()) name = n->Scalar();
+    else if (auto g = get(*md, "generateName"); g && g->IsScalar()) name = g->Scalar();
+  }
+  auto spec = get(doc, "spec");
+  if (!spec || isNull(*spec)) return;
+  requireMap(cx, *spec, "spec");
+  std::string path = "spec";
+  if (kind == "CronWorkflow") {
+    spec = get(*spec, "workflowSpec");
+    if (!spec || isNull(*spec)) return;
+    requireMap(cx, *spec, "spec.workflowSpec");
+    path = "spec.workflowSpec";
+  }
+  std::string anchor = kind + "/" + name;
+  if (auto rs = get(*spec, "retryStrategy"); rs && !isNull(*rs)) {
+    try {
+      extractStrategy(cx, *spec, *rs, anchor + "/" + path + ".retryStrategy", kind + " " + name + " " + path + ".retryStrategy");
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+  }
+  auto templates = get(*spec, "templates");
+  if (!templates || isNull(*templates)) return;
+  requireSequence(cx, *templates, path + ".templates");
+  size_t i = 0;
+  for (const auto &t : *templates) {
+    try {
+      requireMap(cx, t, path + ".templates[" + std::to_string(i) + "]");
+      std::string tname;
+      if (auto n = get(t, "name"); n && n->IsScalar()) tname = n->Scalar();
+      if (auto rs = get(t, "retryStrategy"); rs && !isNull(*rs)) {
+        std::string label = tname.empty() ? std::to_string(i) : tname;
+        extractStrategy(cx, t, *rs, anchor + "/templates[" + label + "]",
+                        kind + " " + name + " template " + (tname.empty() ? "[" + std::to_string(i) + "]" : tname));
+      }
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+    ++i;
+  }
+}
+
+} // namespace
+
+const Extractor &argoExtractor() {
+  static const Extractor e{kFormat, recognise, extract, {"argoproj.io/"}};
+  return e;
+}
+
+} // namespace retrylint

@@ -1,0 +1,374 @@
+// Dapr Resiliency: spec.policies.retries.<name>, referenced from spec.targets.
+//
+// Field facts: dapr/docs daprdocs/content/en/operations/resiliency/policies/retries/retries-overview.md;
+// defaults: dapr/kit retry/retry.go DefaultConfig() (decoded onto by dapr/dapr
+// pkg/resiliency/resiliency.go decodePolicies); backoff: cenkalti/backoff v4. See formats.md §10.
+//
+// One policy per named retry policy, reported where it is defined, whether or not a target names
+// it: a policy is written to be used, and the Default*RetryPolicy names apply without a target.
+// Target timeouts are not read into the model: whether a target's timeout bounds each attempt or
+// the whole retried call is not confirmed (formats.md §13), so the deadline rules stay quiet.
+#include <cctype>
+#include <cstdio>
+#include <map>
+
+#include "lint/extract/cenkalti_backoff.h"
+#include "lint/extract/extractors.h"
+#include "lint/model/status_codes.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "dapr-resiliency";
+
+// dapr/kit retry/retry.go DefaultConfig(): Policy constant, Duration 5s, MaxRetries -1.
+constexpr double kDefaultDurationS = 5;
+constexpr const char *kDefaultPolicySource =
+    "Dapr's default policy is constant (dapr/kit retry/retry.go DefaultConfig)";
+constexpr const char *kDefaultDurationSource =
+    "Dapr's default duration: 5s (dapr/kit retry/retry.go DefaultConfig)";
+constexpr const char *kDefaultMaxRetriesSource =
+    "Dapr's default maxRetries is -1, retry forever (dapr/kit retry/retry.go DefaultConfig)";
+// Exponential: cenkalti/backoff v4 defaults kept by dapr/kit (DefaultInitialInterval 500ms,
+// DefaultMultiplier 1.5, DefaultRandomizationFactor 0.5, DefaultMaxElapsedTime 15m); maxInterval
+// default DefaultMaxInterval 60s. Only maxInterval is settable from the Resiliency YAML.
+constexpr double kExpInitialMs = 500;
+constexpr double kExpMultiplier = 1.5;
+constexpr double kExpMaxIntervalS = 60;
+constexpr double kExpMaxElapsedS = 15 * 60;
+constexpr const char *kExpSource =
+    "Dapr's exponential backoff: 500 ms initial, x1.5, ±50 % random, stops after 15 min "
+    "(dapr/kit retry/retry.go; cenkalti/backoff v4 defaults)";
+constexpr const char *kExpMaxIntervalSource =
+    "Dapr's default maxInterval: 60s (dapr/kit retry/retry.go; cenkalti/backoff DefaultMaxInterval)";
+// Built-in policies that a Resiliency may override; fewer than 3 retries is reset to 3
+// (dapr/dapr pkg/resiliency/resiliency.go decodePolicies, isBuiltInPolicy).
+constexpr int kBuiltInMinRetries = 3;
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+// "429,500-599" → [lo, hi] pairs with the token's span; malformed tokens become problems.
+struct CodeRange {
+  int lo, hi;
+  std::string text;
+  Span where;
+};
+
+std::vector<CodeRange> parseCodes(ExtractContext &cx, const YAML::Node &node, std::string_view field, int min, int max,
+                                  const std::string &anchor) {
+  std::vector<CodeRange> out;
+  std::string value = requireString(cx, node, field);
+  size_t pos = 0;
+  while (pos <= value.size()) {
+    size_t comma = value.find(',', pos);
+    if (comma == std::string::npos) comma = value.size();
+    std::string raw = value.substr(pos, comma - pos);
+    std::string tok = trim(raw);
+    size_t lead = raw.find_first_not_of(" \t");
+    Span where = cx.tokenSpan(node, pos + (lead == std::string::npos ? 0 : lead), std::max<size_t>(tok.size(), 1));
+    pos = comma + 1;
+    if (tok.empty()) continue;
+    int lo = -1, hi = -1;
+    char tail = 0;
+    int n = std::sscanf(tok.c_str(), "%d-%d%c", &lo, &hi, &tail);
+    if (n == 1 && tok.find('-') == std::string::npos) hi = lo;
+    bool digitsOnly = tok.find_first_not_of("0123456789-") == std::string::npos;
+    if (!digitsOnly || (n != 1 && n != 2) || (n == 1 && hi != lo) || lo < min || hi > max || lo > hi) {
+      cx.problem(where, std::string(field) + " entry '" + tok + "' is not a code or range within " + std::to_string(min) + "-" +
+                            std::to_string(max) + ": Dapr rejects the Resiliency resource and loads none of its policies",
+                 anchor + "/" + std::string(field) + "/" + tok);
+      continue;
+    }
+    out.push_back({lo, hi, tok, where});
+  }
+  return out;
+}
+
+void readMatching(ExtractContext &cx, const YAML::Node &policy, Span policyKey, const std::string &anchor, RetryPolicy &p) {
+  auto matching = get(policy, "matching");
+  std::optional<YAML::Node> http, grpc;
+  if (matching && !isNull(*matching)) {
+    requireMap(cx, *matching, "matching");
+    http = get(*matching, "httpStatusCodes");
+    grpc = get(*matching, "gRPCStatusCodes");
+    if (http && isNull(*http)) http.reset();
+    if (grpc && isNull(*grpc)) grpc.reset();
+  }
+  if (!http && !grpc) {
+    // No matching: every error is retried (retries-overview.md, "Retry status codes").
+    Condition c;
+    c.kind = Condition::Kind::ErrorName;
+    c.text = "no matching: every HTTP and gRPC error";
+    c.catch_all = true;
+    c.origin = Origin::Defaulted;
+    c.where = matching ? cx.keySpan(policy, "matching") : policyKey;
+    p.retry_on.push_back(std::move(c));
+    return;
+  }
+  if (http) {
+    for (auto &r : parseCodes(cx, *http, "httpStatusCodes", 100, 599, anchor)) {
+      Condition c;
+      c.kind = Condition::Kind::HttpStatus;
+      c.text = r.text;
+      c.http_lo = r.lo;
+      c.http_hi = r.hi;
+      for (int code = r.lo; code <= r.hi; ++code) c.may_have_been_processed |= httpCodeMayHaveBeenProcessed(code);
+      if (c.may_have_been_processed) c.why_processed = r.text + " includes statuses returned after the request was processed";
+      c.where = r.where;
+      p.retry_on.push_back(std::move(c));
+    }
+  }
+  if (grpc) {
+    for (auto &r : parseCodes(cx, *grpc, "gRPCStatusCodes", 0, 16, anchor)) {
+      for (int code = r.lo; code <= r.hi; ++code) {
+        Condition c;
+        c.kind = Condition::Kind::GrpcStatus;
+        c.text = r.lo == r.hi ? r.text : std::to_string(code) + " in " + r.text;
+        c.grpc_code = code;
+        c.may_have_been_processed = grpcCodeMayHaveBeenProcessed(code);
+        c.where = r.where;
+        p.retry_on.push_back(std::move(c));
+      }
+    }
+  }
+}
+
+std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, std::string_view field, const std::string &anchor) {
+  std::string text = requireString(cx, n, field);
+  std::string err;
+  auto d = parseGoDuration(text, &err);
+  if (!d || d->nanos < 0) {
+    cx.problem(cx.span(n), std::string(field) + ": " + (d ? "'" + text + "' is negative" : err) +
+                               ": Dapr rejects the Resiliency resource and loads none of its policies",
+               anchor + "/" + std::string(field));
+    return std::nullopt;
+  }
+  return d;
+}
+
+bool isBuiltInPolicyName(const std::string &name) {
+  // dapr/dapr pkg/resiliency: BuiltInServiceRetries, BuiltInActorRetries, BuiltInActorReminderRetries,
+  // BuiltInInitializationRetries (overridable; BuiltInActorNotFoundRetries is protected).
+  return name == "DaprBuiltInServiceRetries" || name == "DaprBuiltInActorRetries" ||
+         name == "DaprBuiltInActorReminderRetries" || name == "DaprBuiltInInitializationRetries";
+}
+
+void extractPolicy(ExtractContext &cx, const YAML::Node &retries, const YAML::Node &keyNode, const YAML::Node &policy,
+                   const std::string &resAnchor, const std::string &resName, const std::vector<std::string> &users) {
+  std::string name = requireString(cx, keyNode, "spec.policies.retries key");
+  std::string anchor = resAnchor + "/retries/" + name;
+  Span key = cx.span(keyNode);
+  RetryPolicy p;
+  p.format = std::string(kFormat);
+  p.anchor = anchor;
+  p.where = key;
+  p.component = "Resiliency " + resName + " retry policy " + name;
+  if (users.empty()) p.component += " (no target names it)";
+  else {
+    p.component += " (used by ";
+    for (size_t i = 0; i < users.size(); ++i) p.component += (i ? ", " : "") + users[i];
+    p.component += ")";
+  }
+  p.attempts_field = "maxRetries";
+  p.attempts_count_retries = true;
+  p.budget.origin = Origin::NotApplicable; // Dapr has no retry budget to set
+  p.per_try_timeout.origin = Origin::Unknown;
+  p.overall_deadline.origin = Origin::Unknown;
+  (void)retries;
+  if (isNull(policy)) {
+    // An empty policy is all defaults.
+  } else {
+    requireMap(cx, policy, "spec.policies.retries." + name);
+  }
+
+  // policy
+  bool exponential = false;
+  Span growthWhere = key;
+  auto kind = get(policy, "policy");
+  if (kind && !isNull(*kind)) {
+    std::string k = requireString(cx, *kind, "policy");
+    std::string lower;
+    for (char c : k) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower != "constant" && lower != "exponential") {
+      cx.problem(cx.span(*kind), "policy '" + k + "' is neither constant nor exponential: Dapr rejects the Resiliency resource and loads none of its policies",
+                 anchor + "/policy");
+      return;
+    }
+    exponential = lower == "exponential";
+    growthWhere = cx.span(*kind);
+  }
+
+  // maxRetries
+  auto maxRetries = get(policy, "maxRetries");
+  long long n = -1;
+  Span attemptsWhere = key;
+  if (maxRetries && !isNull(*maxRetries)) {
+    n = requireInt(cx, *maxRetries, "maxRetries", false);
+    attemptsWhere = cx.span(*maxRetries);
+    if (n > 1'000'000) n = 1'000'000;
+  }
+  if (isBuiltInPolicyName(name) && n < kBuiltInMinRetries) {
+    cx.problem(attemptsWhere, "maxRetries " + std::to_string(n) + " on the built-in policy " + name + " is below Dapr's minimum: Dapr resets it to " +
+                                  std::to_string(kBuiltInMinRetries) + " retries (dapr/dapr pkg/resiliency/resiliency.go)",
+               anchor + "/maxRetries");
+    n = kBuiltInMinRetries;
+  }
+  if (n == 0) return; // retries off
+
+  Backoff &b = p.backoff;
+  if (exponential) {
+    std::optional<Duration> cap = Duration::s(kExpMaxIntervalS);
+    if (auto mi = get(policy, "maxInterval"); mi && !isNull(*mi)) {
+      if (auto d = readDuration(cx, *mi, "maxInterval", anchor)) {
+        cap = *d;
+        b.cap = written(cap, cx.span(*mi));
+      } else {
+        b.cap = defaulted(cap, key, kExpMaxIntervalSource);
+      }
+    } else {
+      b.cap = defaulted(cap, key, kExpMaxIntervalSource);
+    }
+    if (auto du = get(policy, "duration"); du && !isNull(*du))
+      cx.problem(cx.keySpan(policy, "duration"), "duration is ignored by an exponential policy: Dapr's exponential backoff always starts at 500 ms (dapr/kit retry/retry.go)",
+                 anchor + "/duration");
+    b.growth = written(Growth::Exponential, growthWhere);
+    b.initial = builtIn(std::optional<Duration>(Duration::ms(kExpInitialMs)), key, kExpSource);
+    b.multiplier = builtIn(kExpMultiplier, key, kExpSource);
+    b.jitter = builtIn(Jitter::Proportional, key, kExpSource);
+    b.jitter_upper = 1.5;
+    b.description = "Dapr's exponential backoff (500 ms, x1.5, ±50 %, capped at " + formatDuration(*cap) + ")";
+    if (n < 0) {
+      // Not forever: cenkalti's MaxElapsedTime (15 min, not settable from YAML) stops the retries.
+      // The count depends on how long attempts take; keep the nominal estimate for messages only.
+      auto est = cenkaltiNominalAttempts(Duration::ms(kExpInitialMs), kExpMultiplier, *cap, Duration::s(kExpMaxElapsedS));
+      p.max_attempts = Setting<std::optional<int>>{est, Origin::Unknown, attemptsWhere,
+                                                   "Dapr stops exponential retries after 15 min (cenkalti/backoff DefaultMaxElapsedTime)", {}};
+    }
+  } else {
+    b.growth = kind && !isNull(*kind) ? written(Growth::Constant, growthWhere) : defaulted(Growth::Constant, key, kDefaultPolicySource);
+    std::optional<Duration> interval = Duration::s(kDefaultDurationS);
+    if (auto du = get(policy, "duration"); du && !isNull(*du)) {
+      if (auto d = readDuration(cx, *du, "duration", anchor)) {
+        interval = *d;
+        b.initial = written(interval, cx.span(*du));
+      } else {
+        b.initial = defaulted(interval, key, kDefaultDurationSource);
+      }
+    } else {
+      b.initial = defaulted(interval, key, kDefaultDurationSource);
+    }
+    if (interval && interval->nanos == 0) b.growth = written(Growth::NoWait, b.initial.where); // duration: 0s
+    b.multiplier = builtIn(1.0, key, "constant policy");
+    b.cap = {std::optional<Duration>(), Origin::NotApplicable, key, {}, {}};
+    b.jitter = builtIn(Jitter::None, growthWhere, "Dapr's constant policy waits exactly `duration` (cenkalti/backoff ConstantBackOff)");
+    if (auto mi = get(policy, "maxInterval"); mi && !isNull(*mi))
+      cx.problem(cx.keySpan(policy, "maxInterval"), "maxInterval is ignored by a constant policy: Dapr waits `duration` between every retry",
+                 anchor + "/maxInterval");
+    // The mechanical fix for a fixed, unjittered wait: an exponential policy (jittered, capped at 60 s).
+    if (kind && !isNull(*kind)) {
+      Fix f{"set policy: exponential (jittered, capped at maxInterval, 60 s by default)", {cx.src.replace(growthWhere, "exponential")}};
+      b.growth.fix = f;
+      b.jitter.fix = f;
+    }
+    if (n < 0) {
+      p.max_attempts = maxRetries && !isNull(*maxRetries) ? written(std::optional<int>(), attemptsWhere)
+                                                          : defaulted(std::optional<int>(), key, kDefaultMaxRetriesSource);
+    }
+  }
+  if (n > 0) {
+    std::optional<int> attempts = static_cast<int>(n) + 1;
+    p.max_attempts = maxRetries && !isNull(*maxRetries) ? written(attempts, attemptsWhere) : defaulted(attempts, key, kDefaultMaxRetriesSource);
+  }
+
+  readMatching(cx, policy, key, anchor, p);
+  cx.model.policies.push_back(std::move(p));
+}
+
+// policy name → targets naming it ("apps/orders", "components/statestore/outbound").
+std::map<std::string, std::vector<std::string>> retryUsers(const YAML::Node &spec) {
+  std::map<std::string, std::vector<std::string>> users;
+  auto targets = get(spec, "targets");
+  if (!targets || !targets->IsMap()) return users;
+  auto note = [&](const YAML::Node &t, const std::string &where) {
+    if (auto r = get(t, "retry"); r && r->IsScalar()) users[r->Scalar()].push_back(where);
+  };
+  for (auto group : {"apps", "actors", "components"}) {
+    auto g = get(*targets, group);
+    if (!g || !g->IsMap()) continue;
+    for (auto it = g->begin(); it != g->end(); ++it) {
+      if (!it->first.IsScalar() || !it->second.IsMap()) continue;
+      std::string where = std::string(group) + "/" + it->first.Scalar();
+      note(it->second, where);
+      for (auto dir : {"inbound", "outbound"})
+        if (auto d = get(it->second, dir); d && d->IsMap()) note(*d, where + "/" + dir);
+    }
+  }
+  return users;
+}
+
+bool isResiliency(const YAML::Node &doc) {
+  auto api = get(doc, "apiVersion");
+  auto kind = get(doc, "kind");
+  return api && kind && api->IsScalar() && kind->IsScalar() && api->Scalar().rfind("dapr.io/", 0) == 0 &&
+         kind->Scalar() == "Resiliency";
+}
+
+// A Resiliency spec without its header, as the Dapr docs show them: no apiVersion/kind,
+// spec.policies.retries a map of named policies.
+bool isSpecFragment(const YAML::Node &doc) {
+  if (get(doc, "apiVersion") || get(doc, "kind")) return false;
+  auto spec = get(doc, "spec");
+  if (!spec || !spec->IsMap()) return false;
+  auto policies = get(*spec, "policies");
+  if (!policies || !policies->IsMap()) return false;
+  auto retries = get(*policies, "retries");
+  if (!retries || !retries->IsMap() || retries->size() == 0) return false;
+  for (auto it = retries->begin(); it != retries->end(); ++it) {
+    if (!it->second.IsMap()) return false;
+    if (!get(it->second, "policy") && !get(it->second, "maxRetries")) return false;
+  }
+  return true;
+}
+
+bool recognise(const YAML::Node &doc) { return isResiliency(doc) || isSpecFragment(doc); }
+
+void extract(const YAML::Node &doc, ExtractContext &cx) {
+  std::string name = "(unnamed)", ns = "default";
+  if (auto md = get(doc, "metadata"); md && md->IsMap()) {
+    if (auto n = get(*md, "name"); n && n->IsScalar()) name = n->Scalar();
+    if (auto n = get(*md, "namespace"); n && n->IsScalar()) ns = n->Scalar();
+  }
+  auto spec = get(doc, "spec");
+  if (!spec || isNull(*spec)) return;
+  requireMap(cx, *spec, "spec");
+  auto policies = get(*spec, "policies");
+  if (!policies || isNull(*policies)) return;
+  requireMap(cx, *policies, "spec.policies");
+  auto retries = get(*policies, "retries");
+  if (!retries || isNull(*retries)) return;
+  requireMap(cx, *retries, "spec.policies.retries");
+  auto users = retryUsers(*spec);
+  std::string anchor = "Resiliency/" + ns + "/" + name;
+  for (auto it = retries->begin(); it != retries->end(); ++it) {
+    try {
+      std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
+      extractPolicy(cx, *retries, it->first, it->second, anchor, name, users[key]);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+  }
+}
+
+} // namespace
+
+const Extractor &daprExtractor() {
+  static const Extractor e{kFormat, recognise, extract, {"dapr.io/"}};
+  return e;
+}
+
+} // namespace retrylint

@@ -1,0 +1,140 @@
+// Kong Gateway: declarative kong.yml services[].retries (and the Kong Ingress Controller's
+// `konghq.com/retries` annotation on a Service, `proxy.retries` on a KongIngress).
+//
+// Field facts: Kong/kong kong/db/schema/entities/services.lua (retries integer 0-32767, default 5;
+// connect/write/read_timeout integer ms, default 60000). Retries are transport-level (connection
+// failures and timeouts) and go out at once, to the next target of the balancer: there is no
+// backoff to configure. See formats.md §11.5.
+#include "lint/extract/extractors.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "kong";
+
+constexpr int kDefaultRetries = 5;
+constexpr int kMaxRetries = 32767;
+constexpr const char *kDefaultRetriesSource =
+    "Kong's default when a service sets no retries: 5 retries (Kong/kong kong/db/schema/entities/services.lua)";
+constexpr long long kDefaultTimeoutMs = 60000;
+constexpr const char *kDefaultTimeoutSource = "Kong's default read_timeout: 60000 ms per try (services.lua)";
+constexpr const char *kNoBackoffSource =
+    "Kong retries at once, with no backoff setting (Kong balancer; services.lua has no retry delay)";
+
+RetryPolicy basePolicy(std::string anchor, std::string component, Span where) {
+  RetryPolicy p;
+  p.format = std::string(kFormat);
+  p.anchor = std::move(anchor);
+  p.component = std::move(component);
+  p.where = where;
+  p.attempts_field = "retries";
+  p.attempts_count_retries = true;
+  p.per_try_field = "read_timeout";
+  p.budget.origin = Origin::NotApplicable;
+  p.overall_deadline.origin = Origin::NotApplicable;
+  p.backoff.jitter.origin = Origin::NotApplicable;
+  p.backoff.description = "no wait (Kong retries at once)";
+  return p;
+}
+
+// retries as written: 0 turns retries off (returns false); out of range is a problem.
+bool setRetries(ExtractContext &cx, RetryPolicy &p, long long n, Span where, Origin origin) {
+  if (n < 0 || n > kMaxRetries) {
+    cx.problem(where, "retries " + std::to_string(n) + " is outside 0-" + std::to_string(kMaxRetries) + ": Kong rejects the configuration",
+               p.anchor + "/retries");
+    return false;
+  }
+  if (n == 0) return false;
+  std::optional<int> attempts = static_cast<int>(n) + 1;
+  p.max_attempts = origin == Origin::Written ? written(attempts, where) : defaulted(attempts, where, kDefaultRetriesSource);
+  p.backoff.growth = builtIn(Growth::NoWait, where, kNoBackoffSource);
+  return true;
+}
+
+void extractService(ExtractContext &cx, const YAML::Node &svc, size_t index) {
+  requireMap(cx, svc, "services[" + std::to_string(index) + "]");
+  std::string name;
+  if (auto n = get(svc, "name"); n && n->IsScalar()) name = n->Scalar();
+  std::string label = name.empty() ? std::to_string(index) : name;
+  Span svcWhere = name.empty() ? cx.span(svc) : cx.keySpan(svc, "name");
+  RetryPolicy p = basePolicy("services[" + label + "]", "Kong service " + label, svcWhere);
+
+  if (auto r = get(svc, "retries"); r && !isNull(*r)) {
+    p.where = cx.keySpan(svc, "retries");
+    if (!setRetries(cx, p, requireInt(cx, *r, "retries", false), cx.span(*r), Origin::Written)) return;
+  } else {
+    p.implicit = true;
+    setRetries(cx, p, kDefaultRetries, svcWhere, Origin::Defaulted);
+  }
+  if (auto t = get(svc, "read_timeout"); t && !isNull(*t)) {
+    long long ms = requireInt(cx, *t, "read_timeout", false);
+    if (ms < 1) cx.problem(cx.span(*t), "read_timeout must be at least 1 ms: Kong rejects the configuration", p.anchor + "/read_timeout");
+    else p.per_try_timeout = written(std::optional<Duration>(Duration::ms(static_cast<double>(ms))), cx.span(*t));
+  } else {
+    p.per_try_timeout = defaulted(std::optional<Duration>(Duration::ms(kDefaultTimeoutMs)), svcWhere, kDefaultTimeoutSource);
+  }
+  cx.model.policies.push_back(std::move(p));
+}
+
+bool isDeclarative(const YAML::Node &doc) {
+  auto v = get(doc, "_format_version");
+  auto services = get(doc, "services");
+  return v && v->IsScalar() && services && services->IsSequence();
+}
+
+std::optional<YAML::Node> kicRetries(const YAML::Node &doc) {
+  auto api = get(doc, "apiVersion");
+  auto kind = get(doc, "kind");
+  if (!api || !kind || !api->IsScalar() || !kind->IsScalar()) return std::nullopt;
+  if (api->Scalar() == "v1" && kind->Scalar() == "Service") {
+    auto md = get(doc, "metadata");
+    auto ann = md ? get(*md, "annotations") : std::nullopt;
+    return ann ? get(*ann, "konghq.com/retries") : std::nullopt;
+  }
+  if (api->Scalar().rfind("configuration.konghq.com/", 0) == 0 && kind->Scalar() == "KongIngress") {
+    auto proxy = get(doc, "proxy");
+    return proxy ? get(*proxy, "retries") : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool recognise(const YAML::Node &doc) { return isDeclarative(doc) || kicRetries(doc).has_value(); }
+
+void extract(const YAML::Node &doc, ExtractContext &cx) {
+  if (isDeclarative(doc)) {
+    size_t i = 0;
+    for (const auto &svc : *get(doc, "services")) {
+      try {
+        extractService(cx, svc, i);
+      } catch (const TypeError &e) {
+        cx.error(e);
+      }
+      ++i;
+    }
+    return;
+  }
+  // Kong Ingress Controller: the annotation is a string ("3"), KongIngress proxy.retries an integer.
+  auto r = *kicRetries(doc);
+  std::string kind = get(doc, "kind")->Scalar(), name = "(unnamed)", ns = "default";
+  if (auto md = get(doc, "metadata"); md && md->IsMap()) {
+    if (auto n = get(*md, "name"); n && n->IsScalar()) name = n->Scalar();
+    if (auto n = get(*md, "namespace"); n && n->IsScalar()) ns = n->Scalar();
+  }
+  bool annotation = kind == "Service";
+  std::string field = annotation ? "konghq.com/retries" : "proxy.retries";
+  RetryPolicy p = basePolicy(kind + "/" + ns + "/" + name, kind + " " + name + " (" + field + ")", cx.span(r));
+  p.attempts_field = field;
+  p.per_try_timeout.origin = Origin::Unknown;
+  if (isNull(r)) return;
+  if (!setRetries(cx, p, requireInt(cx, r, field, annotation), cx.span(r), Origin::Written)) return;
+  cx.model.policies.push_back(std::move(p));
+}
+
+} // namespace
+
+const Extractor &kongExtractor() {
+  static const Extractor e{kFormat, recognise, extract, {"_format_version", "konghq.com/"}};
+  return e;
+}
+
+} // namespace retrylint
