@@ -28,6 +28,10 @@ const std::vector<Extractor> &extractors();
 // One extractor per dialect (lint/extract/<dialect>.cpp).
 const Extractor &istioExtractor();
 const Extractor &grpcServiceConfigExtractor();
+const Extractor &envoyExtractor();
+const Extractor &envoyGatewayExtractor();
+const Extractor &gatewayApiExtractor();
+const Extractor &linkerdExtractor();
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);
