@@ -5,8 +5,10 @@
 namespace retrylint {
 
 const std::vector<Extractor> &extractors() {
-  static const std::vector<Extractor> all = {istioExtractor(), grpcServiceConfigExtractor(), daprExtractor(),
-                                               argoExtractor(), otelCollectorExtractor(), kongExtractor()};
+  static const std::vector<Extractor> all = {
+      istioExtractor(),  grpcServiceConfigExtractor(), envoyExtractor(), envoyGatewayExtractor(),
+      gatewayApiExtractor(), linkerdExtractor(),        daprExtractor(),  argoExtractor(),
+      otelCollectorExtractor(), kongExtractor()};
   return all;
 }
 
@@ -18,7 +20,9 @@ bool isKubernetesList(const YAML::Node &doc) {
 }
 
 bool extractOne(const YAML::Node &doc, ExtractContext &cx, int depth) {
-  if (!doc.IsMap()) return false;
+  // A top-level list (Envoy Gateway writes RouteConfigurations as one) goes to the recognisers
+  // whole; they decide whether its items are theirs.
+  if (!doc.IsMap() && !doc.IsSequence()) return false;
   if (isKubernetesList(doc) && depth < 8) {
     bool any = false;
     for (const auto &item : *get(doc, "items")) any |= extractOne(item, cx, depth + 1);

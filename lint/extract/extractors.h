@@ -32,6 +32,10 @@ const Extractor &daprExtractor();
 const Extractor &argoExtractor();
 const Extractor &otelCollectorExtractor();
 const Extractor &kongExtractor();
+const Extractor &envoyExtractor();
+const Extractor &envoyGatewayExtractor();
+const Extractor &gatewayApiExtractor();
+const Extractor &linkerdExtractor();
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "lint/extract/envoy_common.h"
 #include "lint/extract/extractors.h"
 #include "lint/model/status_codes.h"
 
@@ -25,84 +26,12 @@ constexpr const char *kIstioDefaultRetriesSource =
 constexpr const char *kIstioDefaultRetryOnSource =
     "Istio's default retryOn: connect-failure,refused-stream,unavailable,cancelled "
     "(istio/api virtual_service.proto HTTPRetry.retry_on; istio/istio retry.go)";
-// Envoy's backoff under Istio: base 25 ms (runtime upstream.base_retry_backoff_ms), max 10x base,
-// fully jittered: envoyproxy/envoy docs/root/configuration/http/http_filters/router_filter.rst.
-constexpr double kEnvoyBaseMs = 25;
-constexpr const char *kEnvoyBackoffSource =
-    "Envoy's built-in retry backoff: fully jittered, 25 ms base, capped at 10x base "
-    "(envoyproxy/envoy router_filter.rst, x-envoy-max-retries)";
-
-struct RetryOnToken {
-  std::string_view name;
-  Condition::Kind kind;
-  int lo, hi;      // HTTP statuses covered
-  int grpc;        // gRPC code
-  bool processed;  // the failed attempt may already have taken effect
-  std::string_view why;
-};
-
-// Valid tokens: istio/istio pkg/config/validation/validation.go supportedRetryOnPolicies.
-// Envoy semantics: envoyproxy/envoy router_filter.rst (x-envoy-retry-on, x-envoy-retry-grpc-on).
-const std::vector<RetryOnToken> &retryOnTokens() {
-  using K = Condition::Kind;
-  static const std::vector<RetryOnToken> t = {
-      {"5xx", K::HttpStatus, 500, 599, -1, true, "5xx retries 500, 504 and per-try timeouts, after which the first attempt may have been processed"},
-      {"gateway-error", K::HttpStatus, 502, 504, -1, true, "gateway-error retries 504 and per-try timeouts, after which the first attempt may have been processed"},
-      {"reset", K::Transport, 0, -1, -1, true, "reset retries connections reset or timed out after the request was sent"},
-      {"reset-before-request", K::Transport, 0, -1, -1, false, ""},
-      {"connect-failure", K::Transport, 0, -1, -1, false, ""},
-      {"retriable-4xx", K::HttpStatus, 409, 409, -1, false, ""},
-      {"refused-stream", K::Transport, 0, -1, -1, false, ""},
-      {"retriable-status-codes", K::Transport, 0, -1, -1, false, ""},
-      {"retriable-headers", K::Transport, 0, -1, -1, false, ""},
-      {"envoy-ratelimited", K::Transport, 0, -1, -1, false, ""},
-      {"http3-post-connect-failure", K::Transport, 0, -1, -1, false, ""},
-      {"cancelled", K::GrpcStatus, 0, -1, 1, false, ""},
-      {"deadline-exceeded", K::GrpcStatus, 0, -1, 4, true, "deadline-exceeded retries calls that timed out, which the server may have processed"},
-      {"internal", K::GrpcStatus, 0, -1, 13, true, "internal retries calls that failed inside the server, possibly after taking effect"},
-      {"resource-exhausted", K::GrpcStatus, 0, -1, 8, false, ""},
-      {"unavailable", K::GrpcStatus, 0, -1, 14, false, ""},
-  };
-  return t;
-}
-
-std::string validTokenList() {
-  std::string s;
-  for (const auto &t : retryOnTokens()) s += (s.empty() ? "" : ", ") + std::string(t.name);
-  return s;
-}
-
-Condition conditionFor(const RetryOnToken &t, Origin origin, Span where) {
-  Condition c;
-  c.kind = t.kind;
-  c.text = std::string(t.name);
-  c.http_lo = t.lo;
-  c.http_hi = t.hi;
-  c.grpc_code = t.grpc;
-  c.may_have_been_processed = t.processed;
-  c.why_processed = std::string(t.why);
-  c.origin = origin;
-  c.where = std::move(where);
-  return c;
-}
-
-const RetryOnToken *findToken(std::string_view name) {
-  for (const auto &t : retryOnTokens())
-    if (t.name == name) return &t;
-  return nullptr;
-}
-
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
+std::string trim(std::string_view s) { return trimSpaces(s); }
 
 std::vector<Condition> defaultRetryOn(Span where) {
   std::vector<Condition> out;
   for (auto name : {"connect-failure", "refused-stream", "unavailable", "cancelled"})
-    out.push_back(conditionFor(*findToken(name), Origin::Defaulted, where));
+    out.push_back(envoyCondition(*findEnvoyRetryOn(name), Origin::Defaulted, where));
   return out;
 }
 
@@ -133,25 +62,16 @@ void parseRetryOn(ExtractContext &cx, const YAML::Node &node, const std::string 
         cx.problem(where, "retryOn '" + tok + "' is not an HTTP status code (100-599): Istio rejects the VirtualService", anchor + "/retryOn/" + tok);
         continue;
       }
-      Condition c;
-      c.kind = Condition::Kind::HttpStatus;
-      c.text = tok;
-      c.http_lo = c.http_hi = code;
-      c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
-      if (c.may_have_been_processed)
-        c.why_processed = code == 408 ? "408 means the request timed out and may have been processed"
-                                      : tok + " can be returned after the request was processed";
-      c.where = where;
-      p.retry_on.push_back(std::move(c));
+      p.retry_on.push_back(httpStatusCondition(code, Origin::Written, where));
       continue;
     }
-    const RetryOnToken *t = findToken(tok);
+    const EnvoyRetryOn *t = findEnvoyRetryOn(tok);
     if (!t) {
-      cx.problem(where, "retryOn '" + tok + "' is not a retry condition Istio accepts (" + validTokenList() + ", or an HTTP status code): Istio rejects the VirtualService",
+      cx.problem(where, "retryOn '" + tok + "' is not a retry condition Istio accepts (" + envoyRetryOnNames() + ", or an HTTP status code): Istio rejects the VirtualService",
                  anchor + "/retryOn/" + tok);
       continue;
     }
-    p.retry_on.push_back(conditionFor(*t, Origin::Written, where));
+    p.retry_on.push_back(envoyCondition(*t, Origin::Written, where));
   }
 }
 
@@ -189,45 +109,9 @@ void collectMethods(ExtractContext &cx, const YAML::Node &route, RetryPolicy &p)
     for (auto kind : {"exact", "prefix", "regex"}) {
       auto v = get(*method, kind);
       if (!v || !v->IsScalar()) continue;
-      std::string text = v->Scalar();
-      if (std::string_view(kind) == "regex") {
-        // Simple alternations such as ^(POST|PUT)$ name their methods; anything else is opaque.
-        std::string cleaned;
-        for (char c : text)
-          if (std::isalpha(static_cast<unsigned char>(c)) || c == '|') cleaned += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        size_t start = 0;
-        while (start <= cleaned.size()) {
-          size_t bar = cleaned.find('|', start);
-          if (bar == std::string::npos) bar = cleaned.size();
-          std::string alt = cleaned.substr(start, bar - start);
-          if (!alt.empty()) p.methods.push_back(written(alt, cx.span(*v)));
-          start = bar + 1;
-        }
-      } else {
-        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
-        if (std::string_view(kind) == "prefix") {
-          // A prefix names every method that starts with it ("P" matches POST, PUT and PATCH).
-          for (auto m2 : {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-            if (std::string_view(m2).substr(0, std::min(text.size(), std::string_view(m2).size())) == text && text.size() <= std::string_view(m2).size())
-              p.methods.push_back(written(std::string(m2), cx.span(*v)));
-        } else {
-          p.methods.push_back(written(text, cx.span(*v)));
-        }
-      }
+      for (auto &name : methodsMatching(kind, v->Scalar())) p.methods.push_back(written(name, cx.span(*v)));
     }
   }
-}
-
-void setEnvoyBackoff(RetryPolicy &p, Span blockWhere, std::optional<Duration> base, Span baseWhere) {
-  Backoff &b = p.backoff;
-  b.envoy_schedule = true;
-  b.growth = builtIn(Growth::Exponential, blockWhere, kEnvoyBackoffSource);
-  if (base) b.initial = written(base, baseWhere);
-  else b.initial = builtIn(std::optional<Duration>(Duration::ms(kEnvoyBaseMs)), blockWhere, kEnvoyBackoffSource);
-  b.multiplier = builtIn(2.0, blockWhere, kEnvoyBackoffSource);
-  b.cap = builtIn(std::optional<Duration>(*b.initial.value * 10.0), blockWhere, kEnvoyBackoffSource);
-  b.jitter = builtIn(Jitter::Full, blockWhere, kEnvoyBackoffSource);
-  b.description = "Envoy's jittered backoff (" + formatDuration(*b.initial.value) + " base)";
 }
 
 void extractRoute(ExtractContext &cx, const YAML::Node &route, size_t index, const std::string &vsName,

@@ -137,6 +137,33 @@ std::optional<Duration> parseArgoDuration(std::string_view text, std::string *er
   auto d = parseGoDuration(text, &err);
   if (!d && error) *error = "'" + std::string(text) + "' is not a duration (a whole number of seconds such as \"10\", or a number with a unit such as \"2m\")";
   return d;
+std::optional<Duration> parseGatewayDuration(std::string_view text, std::string *error) {
+  auto fail = [&](const std::string &why) -> std::optional<Duration> {
+    if (error) *error = "'" + std::string(text) + "' is not a Gateway API duration (" + why + ")";
+    return std::nullopt;
+  };
+  std::string_view s = text;
+  if (s.empty()) return fail("empty");
+  int64_t total = 0;
+  int parts = 0;
+  while (!s.empty()) {
+    size_t i = 0;
+    while (i < s.size() && isDigit(s[i])) ++i;
+    if (i < s.size() && s[i] == '.') return fail("no decimals allowed: write 500ms, not 0.5s");
+    if (i == 0) return fail("expected a whole number followed by h, m, s or ms");
+    if (i > 5) return fail("at most 5 digits per component");
+    int64_t n = std::stoll(std::string(s.substr(0, i)));
+    s.remove_prefix(i);
+    int64_t scale;
+    if (s.substr(0, 2) == "ms") { scale = 1'000'000; s.remove_prefix(2); }
+    else if (!s.empty() && s[0] == 'h') { scale = 3'600'000'000'000; s.remove_prefix(1); }
+    else if (!s.empty() && s[0] == 'm') { scale = 60'000'000'000; s.remove_prefix(1); }
+    else if (!s.empty() && s[0] == 's') { scale = 1'000'000'000; s.remove_prefix(1); }
+    else return fail("a unit is required: h, m, s or ms");
+    if (++parts > 4) return fail("at most 4 components");
+    total += n * scale;
+  }
+  return Duration{total};
 }
 
 } // namespace retrylint

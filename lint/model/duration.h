@@ -41,5 +41,9 @@ std::optional<Duration> parseProtoJsonDuration(std::string_view text, std::strin
 // anything else is Go `time.ParseDuration` syntax ("2m", "1h30m"). Source: argoproj/argo-workflows
 // workflow/controller/operator.go parseStringToDuration (strconv.Atoi first, then time.ParseDuration).
 std::optional<Duration> parseArgoDuration(std::string_view text, std::string *error);
+// Gateway API Duration (GEP-2257; kubernetes-sigs/gateway-api apis/v1/shared_types.go, also Envoy
+// Gateway's gwapiv1.Duration): `^([0-9]{1,5}(h|m|s|ms)){1,4}$` — integers only, so "0.5s" and
+// "1.5h" are invalid ("500ms" is the way), no sign, at most four components. "0s" is zero.
+std::optional<Duration> parseGatewayDuration(std::string_view text, std::string *error);
 
 } // namespace retrylint

@@ -1,0 +1,450 @@
+// Envoy route retry_policy: static bootstrap files, RouteConfiguration documents (RDS, xDS
+// DiscoveryResponse `resources`, lists of them as Envoy Gateway's translator emits) and the
+// clusters' circuit_breakers retry_budget.
+//
+// Field facts: envoyproxy/data-plane-api envoy/config/route/v3/route_components.proto (RetryPolicy,
+// RouteAction.timeout), envoy/config/cluster/v3/circuit_breaker.proto; behaviour: envoyproxy/envoy
+// docs/root/configuration/http/http_filters/router_filter.rst. See shared/spec/formats.md §3.
+// Protobuf JSON parsing accepts snake_case and camelCase field names alike; both are read.
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "lint/extract/envoy_common.h"
+#include "lint/extract/extractors.h"
+#include "lint/model/status_codes.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "envoy-route";
+
+// RetryPolicy.num_retries: "Specifies the allowed number of retries. This parameter is optional and
+// defaults to 1." (route_components.proto).
+constexpr int kEnvoyDefaultRetries = 1;
+constexpr const char *kEnvoyDefaultRetriesSource =
+    "Envoy's default when retry_policy has no num_retries: 1 retry "
+    "(envoyproxy/data-plane-api route_components.proto RetryPolicy.num_retries)";
+// RouteAction.timeout: "If not specified, the default is 15s. ... includes all retries"; 0 disables.
+constexpr double kEnvoyDefaultRouteTimeoutS = 15;
+constexpr const char *kEnvoyDefaultRouteTimeoutSource =
+    "Envoy's default route timeout of 15 s, which includes all retries "
+    "(envoyproxy/data-plane-api route_components.proto RouteAction.timeout)";
+constexpr const char *kEnvoyPerTryDefaultSource =
+    "Envoy: per_try_timeout defaults to the route timeout (route_components.proto RetryPolicy.per_try_timeout)";
+// circuit_breaker.proto: without retry_budget only max_retries (3 concurrent retries per cluster
+// and priority) limits retries; that caps parallel retries, not their share of the traffic.
+constexpr const char *kEnvoyNoBudgetSource =
+    "Envoy: no retry budget unless circuit_breakers.thresholds[].retry_budget is set; max_retries "
+    "(default 3) only caps concurrent retries (envoyproxy/data-plane-api circuit_breaker.proto)";
+
+std::string camel(std::string_view snake) {
+  std::string out;
+  bool up = false;
+  for (char c : snake) {
+    if (c == '_') { up = true; continue; }
+    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return out;
+}
+
+// A field under its proto name or its JSON (camelCase) name; `key` says which was written.
+struct Field {
+  YAML::Node node;
+  std::string key;
+};
+std::optional<Field> field(const YAML::Node &m, std::string_view snake) {
+  if (auto n = get(m, snake)) return Field{*n, std::string(snake)};
+  std::string c = camel(snake);
+  if (auto n = get(m, c)) return Field{*n, c};
+  return std::nullopt;
+}
+
+std::string nameOf(const YAML::Node &m) {
+  if (auto n = get(m, "name"); n && n->IsScalar()) return n->Scalar();
+  return "";
+}
+
+struct Cluster {
+  bool budget = false;
+  Span where;
+};
+using Clusters = std::map<std::string, Cluster>;
+
+// Facts about the routes a policy applies to.
+struct RouteFacts {
+  Setting<std::optional<Duration>> deadline;
+  Setting<bool> budget;
+  std::string cluster;
+  std::vector<Setting<std::string>> methods;
+  bool idempotency_key = false;
+};
+
+std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, const std::string &what, const std::string &anchor) {
+  std::string text = requireString(cx, n, what);
+  std::string err;
+  auto d = parseProtoJsonDuration(text, &err);
+  if (!d) {
+    cx.problem(cx.span(n), what + ": " + err + ": Envoy rejects the configuration", anchor + "/" + what);
+    return std::nullopt;
+  }
+  if (d->nanos < 0) {
+    cx.problem(cx.span(n), what + " " + text + " is negative: Envoy rejects the configuration", anchor + "/" + what);
+    return std::nullopt;
+  }
+  return d;
+}
+
+void readCluster(ExtractContext &cx, const YAML::Node &c, Clusters &out) {
+  if (!c.IsMap()) return;
+  std::string name = nameOf(c);
+  if (name.empty()) return;
+  Cluster info;
+  info.where = cx.keySpan(c, "name");
+  if (auto t = get(c, "thresholds")) // the v2 docs example had thresholds outside circuit_breakers
+    cx.problem(cx.keySpan(c, "thresholds"),
+               "thresholds is not a Cluster field (it belongs under circuit_breakers): Envoy rejects the unknown field, and no retry budget applies",
+               "Cluster/" + name + "/thresholds");
+  if (auto cb = field(c, "circuit_breakers"); cb && cb->node.IsMap()) {
+    if (auto th = get(cb->node, "thresholds"); th && th->IsSequence())
+      for (const auto &t : *th)
+        if (field(t, "retry_budget")) info.budget = true;
+  }
+  out[name] = info;
+}
+
+void collectMethodsFromHeaders(ExtractContext &cx, const YAML::Node &headers, RouteFacts &f, bool forMethods) {
+  if (!headers.IsSequence()) return;
+  for (const auto &h : headers) {
+    if (!h.IsMap()) continue;
+    std::string name = nameOf(h);
+    for (auto &ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (auto inv = field(h, "invert_match"); inv && inv->node.IsScalar() && inv->node.Scalar() == "true") continue;
+    if (!forMethods && (name == "idempotency-key" || name == "x-idempotency-key")) f.idempotency_key = true;
+    if (name != ":method") continue;
+    auto add = [&](std::string_view kind, const YAML::Node &v) {
+      if (!v.IsScalar()) return;
+      for (auto &m : methodsMatching(kind, v.Scalar())) f.methods.push_back(written(m, cx.span(v)));
+    };
+    if (auto v = field(h, "exact_match")) add("exact", v->node);
+    if (auto v = field(h, "prefix_match")) add("prefix", v->node);
+    if (auto v = field(h, "safe_regex_match"); v && v->node.IsMap())
+      if (auto r = get(v->node, "regex")) add("regex", *r);
+    if (auto sm = field(h, "string_match"); sm && sm->node.IsMap()) {
+      if (auto v = get(sm->node, "exact")) add("exact", *v);
+      if (auto v = get(sm->node, "prefix")) add("prefix", *v);
+      if (auto v = field(sm->node, "safe_regex"); v && v->node.IsMap())
+        if (auto r = get(v->node, "regex")) add("regex", *r);
+    }
+  }
+}
+
+RouteFacts routeFacts(ExtractContext &cx, const YAML::Node &route, const YAML::Node &action, const Clusters &clusters,
+                      const std::string &anchor) {
+  RouteFacts f;
+  if (auto m = get(route, "match"); m && m->IsMap())
+    if (auto h = get(*m, "headers")) collectMethodsFromHeaders(cx, *h, f, false);
+
+  bool grpcHeader = field(action, "max_grpc_timeout").has_value();
+  if (auto msd = field(action, "max_stream_duration"); msd && msd->node.IsMap())
+    grpcHeader |= field(msd->node, "grpc_timeout_header_max").has_value();
+  if (grpcHeader) {
+    f.deadline.origin = Origin::Unknown; // the client's grpc-timeout header decides
+  } else if (auto t = get(action, "timeout")) {
+    auto d = readDuration(cx, *t, "timeout", anchor);
+    if (d) f.deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*t));
+    else f.deadline.origin = Origin::Unknown;
+  } else {
+    f.deadline = defaulted(std::optional<Duration>(Duration::s(kEnvoyDefaultRouteTimeoutS)), cx.keySpan(route, "route"),
+                           kEnvoyDefaultRouteTimeoutSource);
+  }
+
+  f.budget.origin = Origin::Unknown; // the cluster is configured elsewhere (CDS)
+  if (auto c = get(action, "cluster"); c && c->IsScalar()) {
+    f.cluster = c->Scalar();
+    auto it = clusters.find(f.cluster);
+    if (it != clusters.end()) {
+      f.budget = it->second.budget ? written(true, it->second.where) : defaulted(false, it->second.where, kEnvoyNoBudgetSource);
+    }
+  }
+  return f;
+}
+
+// Builds the policy for `rp`; false when the policy never retries (reported where useful).
+bool buildPolicy(ExtractContext &cx, const YAML::Node &rp, Span rpKey, const RouteFacts &facts, RetryPolicy &p) {
+  const std::string &anchor = p.anchor;
+  requireMap(cx, rp, "retry_policy");
+  p.format = std::string(kFormat);
+  p.where = rpKey;
+  p.attempts_count_retries = true;
+  p.deadline_name = "route timeout";
+  p.overall_deadline = facts.deadline;
+  p.budget = facts.budget;
+  p.budget_field = facts.cluster.empty() ? "circuit_breakers retry_budget"
+                                         : "cluster '" + facts.cluster + "' circuit_breakers.thresholds[].retry_budget";
+  p.methods = facts.methods;
+  p.idempotency_key = facts.idempotency_key;
+
+  auto numRetries = field(rp, "num_retries");
+  p.attempts_field = numRetries ? numRetries->key : (get(rp, "retryOn") ? "numRetries" : "num_retries");
+  auto retryOn = field(rp, "retry_on");
+  p.per_try_field = get(rp, "retryOn") ? "perTryTimeout" : "per_try_timeout";
+
+  if (!retryOn || isNull(retryOn->node) || (retryOn->node.IsScalar() && trimSpaces(retryOn->node.Scalar()).empty())) {
+    cx.problem(retryOn ? cx.span(retryOn->node) : rpKey,
+               "retry_policy has no retry_on: Envoy creates no retry state without a condition, so this policy never retries "
+               "(unless clients send x-envoy-retry-on)",
+               anchor + "/retry_on");
+    return false;
+  }
+
+  if (numRetries) {
+    long long n = requireInt(cx, numRetries->node, numRetries->key, true);
+    if (n < 0 || n > 1'000'000) {
+      cx.problem(cx.span(numRetries->node), numRetries->key + " " + std::to_string(n) + " is not a usable retry count (uint32)", anchor + "/num_retries");
+      return false;
+    }
+    if (n == 0) return false; // retries off
+    p.max_attempts = written(std::optional<int>(static_cast<int>(n) + 1), cx.span(numRetries->node));
+  } else {
+    p.max_attempts = defaulted(std::optional<int>(kEnvoyDefaultRetries + 1), rpKey, kEnvoyDefaultRetriesSource);
+  }
+
+  // retry_on: a comma-separated list; Envoy trims the entries.
+  const YAML::Node &on = retryOn->node;
+  std::string value = requireString(cx, on, retryOn->key);
+  bool statusCodesOn = false;
+  size_t pos = 0;
+  while (pos <= value.size()) {
+    size_t comma = value.find(',', pos);
+    if (comma == std::string::npos) comma = value.size();
+    std::string raw = value.substr(pos, comma - pos);
+    std::string tok = trimSpaces(raw);
+    size_t lead = raw.find_first_not_of(" \t");
+    Span where = cx.tokenSpan(on, pos + (lead == std::string::npos ? 0 : lead), std::max<size_t>(tok.size(), 1));
+    pos = comma + 1;
+    if (tok.empty()) continue;
+    const EnvoyRetryOn *t = findEnvoyRetryOn(tok);
+    if (!t) {
+      bool digits = std::all_of(tok.begin(), tok.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      cx.problem(where, "retry_on '" + tok + "' is not an Envoy retry condition (" + envoyRetryOnNames() + "): it never triggers a retry" +
+                            (digits ? "; list status codes in retriable_status_codes and add retriable-status-codes" : ""),
+                 anchor + "/retry_on/" + tok);
+      continue;
+    }
+    statusCodesOn |= t->name == "retriable-status-codes";
+    p.retry_on.push_back(envoyCondition(*t, Origin::Written, where));
+  }
+
+  if (auto codes = field(rp, "retriable_status_codes"); codes && !isNull(codes->node)) {
+    requireSequence(cx, codes->node, codes->key);
+    if (!statusCodesOn && codes->node.size() > 0)
+      cx.problem(cx.keySpan(rp, codes->key),
+                 codes->key + " is ignored: retry_on does not include retriable-status-codes, so Envoy retries none of these statuses",
+                 anchor + "/retriable_status_codes");
+    for (const auto &c : codes->node) {
+      long long code = requireInt(cx, c, codes->key + "[]", true);
+      if (!httpCodeInRange(static_cast<int>(code))) {
+        cx.problem(cx.span(c), std::to_string(code) + " in " + codes->key + " is not an HTTP status code (100-599): no response has it", anchor + "/retriable_status_codes/" + std::to_string(code));
+        continue;
+      }
+      if (statusCodesOn) p.retry_on.push_back(httpStatusCondition(static_cast<int>(code), Origin::Written, cx.span(c)));
+    }
+  }
+
+  if (auto rh = field(rp, "retriable_request_headers")) {
+    RouteFacts only;
+    collectMethodsFromHeaders(cx, rh->node, only, true);
+    if (!only.methods.empty()) p.methods = only.methods; // retries apply to these methods only
+  }
+
+  if (auto pt = field(rp, "per_try_timeout")) {
+    auto d = readDuration(cx, pt->node, pt->key, anchor);
+    if (d) p.per_try_timeout = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(pt->node));
+    else p.per_try_timeout.origin = Origin::Unknown;
+  } else {
+    p.per_try_timeout = defaulted(std::optional<Duration>(), rpKey, kEnvoyPerTryDefaultSource);
+  }
+
+  std::optional<Duration> base, max;
+  Span baseWhere = rpKey, maxWhere = rpKey, backoffWhere = rpKey;
+  if (auto bo = field(rp, "retry_back_off")) {
+    requireMap(cx, bo->node, bo->key);
+    backoffWhere = cx.keySpan(rp, bo->key);
+    auto b = field(bo->node, "base_interval");
+    if (!b) {
+      cx.problem(backoffWhere, bo->key + " without base_interval: Envoy rejects the configuration (base_interval is required)", anchor + "/retry_back_off");
+    } else {
+      base = readDuration(cx, b->node, b->key, anchor);
+      baseWhere = cx.span(b->node);
+      if (base && base->nanos < 1'000'000) {
+        cx.problem(baseWhere, b->key + " " + b->node.Scalar() + " is below Envoy's minimum of 1ms: Envoy rejects the configuration", anchor + "/base_interval");
+        base.reset();
+      }
+    }
+    if (auto m = field(bo->node, "max_interval")) {
+      max = readDuration(cx, m->node, m->key, anchor);
+      maxWhere = cx.span(m->node);
+      if (max && base && *max < *base) {
+        cx.problem(maxWhere, m->key + " " + m->node.Scalar() + " is below base_interval: Envoy rejects the configuration", anchor + "/max_interval");
+        max.reset();
+      }
+    }
+  }
+  setEnvoyBackoff(p, backoffWhere, base, baseWhere, max, maxWhere);
+  return true;
+}
+
+void extractRouteConfig(ExtractContext &cx, const YAML::Node &rc, const Clusters &clusters) {
+  requireMap(cx, rc, "route_config");
+  std::string rcName = nameOf(rc);
+  std::string rcAnchor = "RouteConfiguration/" + (rcName.empty() ? "(unnamed)" : rcName);
+  auto vhosts = field(rc, "virtual_hosts");
+  if (!vhosts || isNull(vhosts->node)) return;
+  requireSequence(cx, vhosts->node, vhosts->key);
+  size_t vi = 0;
+  for (const auto &vh : vhosts->node) {
+    try {
+      requireMap(cx, vh, vhosts->key + "[" + std::to_string(vi) + "]");
+      std::string vhName = nameOf(vh);
+      if (vhName.empty()) vhName = "virtual_hosts[" + std::to_string(vi) + "]";
+      std::string vhAnchor = rcAnchor + "/" + vhName;
+      auto vhPolicy = field(vh, "retry_policy");
+      std::vector<RouteFacts> inheriting;
+      std::vector<std::string> inheritingNames;
+      if (auto routes = get(vh, "routes"); routes && !isNull(*routes)) {
+        requireSequence(cx, *routes, "routes");
+        size_t ri = 0;
+        for (const auto &route : *routes) {
+          try {
+            requireMap(cx, route, "routes[" + std::to_string(ri) + "]");
+            std::string rName = nameOf(route);
+            std::string label = rName.empty() ? "routes[" + std::to_string(ri) + "]" : rName;
+            auto action = get(route, "route");
+            if (action && action->IsMap()) { // redirect / direct_response routes never retry
+              std::string anchor = vhAnchor + "/" + label;
+              RouteFacts facts = routeFacts(cx, route, *action, clusters, anchor);
+              if (auto rp = field(*action, "retry_policy")) {
+                RetryPolicy p;
+                p.anchor = anchor;
+                p.component = "Envoy route " + label + " (virtual host " + vhName + ")";
+                if (buildPolicy(cx, rp->node, cx.keySpan(*action, rp->key), facts, p)) cx.model.policies.push_back(std::move(p));
+              } else if (vhPolicy) {
+                inheriting.push_back(std::move(facts));
+                inheritingNames.push_back(label);
+              }
+            }
+          } catch (const TypeError &e) {
+            cx.error(e);
+          }
+          ++ri;
+        }
+      }
+      // A virtual host's policy applies to the routes without their own (no merging of fields).
+      if (vhPolicy && !inheriting.empty()) {
+        RouteFacts merged = inheriting.front();
+        merged.methods.clear();
+        for (const auto &f : inheriting) {
+          if (f.deadline.origin != merged.deadline.origin || f.deadline.value != merged.deadline.value) merged.deadline = {};
+          if (f.budget.origin != merged.budget.origin || f.budget.value != merged.budget.value) merged.budget = {};
+          if (f.cluster != merged.cluster) merged.cluster.clear();
+          if (!f.idempotency_key) merged.methods.insert(merged.methods.end(), f.methods.begin(), f.methods.end());
+        }
+        if (merged.deadline.origin == Origin::NotApplicable) merged.deadline.origin = Origin::Unknown;
+        if (merged.budget.origin == Origin::NotApplicable) merged.budget.origin = Origin::Unknown;
+        merged.idempotency_key = false;
+        std::string names;
+        for (const auto &n : inheritingNames) names += (names.empty() ? "" : ", ") + n;
+        RetryPolicy p;
+        p.anchor = vhAnchor + "/retry_policy";
+        p.component = "Envoy virtual host " + vhName + " (routes " + names + ")";
+        if (buildPolicy(cx, vhPolicy->node, cx.keySpan(vh, vhPolicy->key), merged, p)) cx.model.policies.push_back(std::move(p));
+      }
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+    ++vi;
+  }
+}
+
+bool typeIs(const YAML::Node &n, std::string_view suffix) {
+  auto t = get(n, "@type");
+  if (!t || !t->IsScalar()) return false;
+  const std::string &s = t->Scalar();
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+bool isRouteConfig(const YAML::Node &n) {
+  if (!n.IsMap()) return false;
+  if (typeIs(n, "envoy.config.route.v3.RouteConfiguration")) return true;
+  auto v = field(n, "virtual_hosts");
+  return v && v->node.IsSequence();
+}
+bool isCluster(const YAML::Node &n) {
+  return n.IsMap() && (typeIs(n, "envoy.config.cluster.v3.Cluster") ||
+                       (get(n, "name") && (field(n, "circuit_breakers") || field(n, "load_assignment") || field(n, "connect_timeout"))));
+}
+// The items of a list of resources (a DiscoveryResponse's `resources`, or a top-level list).
+std::optional<YAML::Node> resourceList(const YAML::Node &doc) {
+  if (doc.IsSequence()) return doc;
+  if (auto r = get(doc, "resources"); r && r->IsSequence()) return r;
+  return std::nullopt;
+}
+
+// route_config blocks anywhere under the listeners (http_connection_manager typed configs).
+void findRouteConfigs(const YAML::Node &n, std::vector<YAML::Node> &out, int depth) {
+  if (depth > 24) return;
+  if (n.IsMap()) {
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (it->first.IsScalar() && (it->first.Scalar() == "route_config" || it->first.Scalar() == "routeConfig") && it->second.IsMap())
+        out.push_back(it->second);
+      else findRouteConfigs(it->second, out, depth + 1);
+    }
+  } else if (n.IsSequence()) {
+    for (const auto &c : n) findRouteConfigs(c, out, depth + 1);
+  }
+}
+
+bool recognise(const YAML::Node &doc) {
+  if (auto sr = field(doc, "static_resources"); sr && sr->node.IsMap()) return true;
+  if (isRouteConfig(doc)) return true;
+  if (auto list = resourceList(doc)) {
+    for (const auto &item : *list)
+      if (isRouteConfig(item)) return true;
+  }
+  return false;
+}
+
+void extract(const YAML::Node &doc, ExtractContext &cx) {
+  Clusters clusters;
+  std::vector<YAML::Node> routeConfigs;
+  if (auto sr = field(doc, "static_resources"); sr && sr->node.IsMap()) {
+    if (auto cl = get(sr->node, "clusters"); cl && cl->IsSequence()) {
+      for (const auto &c : *cl) readCluster(cx, c, clusters);
+    }
+    if (auto ls = get(sr->node, "listeners")) findRouteConfigs(*ls, routeConfigs, 0);
+  } else if (isRouteConfig(doc)) {
+    routeConfigs.push_back(doc);
+  } else if (auto list = resourceList(doc)) {
+    for (const auto &item : *list) {
+      if (isRouteConfig(item)) routeConfigs.push_back(item);
+      else if (isCluster(item)) readCluster(cx, item, clusters);
+    }
+  }
+  for (const auto &rc : routeConfigs) {
+    try {
+      extractRouteConfig(cx, rc, clusters);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+  }
+}
+
+} // namespace
+
+const Extractor &envoyExtractor() {
+  static const Extractor e{kFormat, recognise, extract, {"static_resources", "virtual_hosts", "virtualHosts", "retry_policy"}};
+  return e;
+}
+
+} // namespace retrylint

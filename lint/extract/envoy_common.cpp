@@ -1,0 +1,125 @@
+#include "lint/extract/envoy_common.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "lint/model/status_codes.h"
+
+namespace retrylint {
+
+const char *const kEnvoyBackoffSource =
+    "Envoy's built-in retry backoff: fully jittered, 25 ms base, capped at 10x base "
+    "(envoyproxy/envoy router_filter.rst, x-envoy-max-retries)";
+
+const std::vector<EnvoyRetryOn> &envoyRetryOnTokens() {
+  using K = Condition::Kind;
+  static const std::vector<EnvoyRetryOn> t = {
+      {"5xx", K::HttpStatus, 500, 599, -1, true, "5xx retries 500, 504 and per-try timeouts, after which the first attempt may have been processed"},
+      {"gateway-error", K::HttpStatus, 502, 504, -1, true, "gateway-error retries 504 and per-try timeouts, after which the first attempt may have been processed"},
+      {"reset", K::Transport, 0, -1, -1, true, "reset retries connections reset or timed out after the request was sent"},
+      {"reset-before-request", K::Transport, 0, -1, -1, false, ""},
+      {"connect-failure", K::Transport, 0, -1, -1, false, ""},
+      {"retriable-4xx", K::HttpStatus, 409, 409, -1, false, ""},
+      {"refused-stream", K::Transport, 0, -1, -1, false, ""},
+      {"retriable-status-codes", K::Transport, 0, -1, -1, false, ""},
+      {"retriable-headers", K::Transport, 0, -1, -1, false, ""},
+      {"envoy-ratelimited", K::Transport, 0, -1, -1, false, ""},
+      {"http3-post-connect-failure", K::Transport, 0, -1, -1, false, ""},
+      {"cancelled", K::GrpcStatus, 0, -1, 1, false, ""},
+      {"deadline-exceeded", K::GrpcStatus, 0, -1, 4, true, "deadline-exceeded retries calls that timed out, which the server may have processed"},
+      {"internal", K::GrpcStatus, 0, -1, 13, true, "internal retries calls that failed inside the server, possibly after taking effect"},
+      {"resource-exhausted", K::GrpcStatus, 0, -1, 8, false, ""},
+      {"unavailable", K::GrpcStatus, 0, -1, 14, false, ""},
+  };
+  return t;
+}
+
+const EnvoyRetryOn *findEnvoyRetryOn(std::string_view name) {
+  for (const auto &t : envoyRetryOnTokens())
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::string envoyRetryOnNames() {
+  std::string s;
+  for (const auto &t : envoyRetryOnTokens()) s += (s.empty() ? "" : ", ") + std::string(t.name);
+  return s;
+}
+
+Condition envoyCondition(const EnvoyRetryOn &t, Origin origin, Span where) {
+  Condition c;
+  c.kind = t.kind;
+  c.text = std::string(t.name);
+  c.http_lo = t.lo;
+  c.http_hi = t.hi;
+  c.grpc_code = t.grpc;
+  c.may_have_been_processed = t.processed;
+  c.why_processed = std::string(t.why);
+  c.origin = origin;
+  c.where = std::move(where);
+  return c;
+}
+
+Condition httpStatusCondition(int code, Origin origin, Span where) {
+  Condition c;
+  c.kind = Condition::Kind::HttpStatus;
+  c.text = std::to_string(code);
+  c.http_lo = c.http_hi = code;
+  c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
+  if (c.may_have_been_processed)
+    c.why_processed = code == 408 ? "408 means the request timed out and may have been processed"
+                                  : c.text + " can be returned after the request was processed";
+  c.origin = origin;
+  c.where = std::move(where);
+  return c;
+}
+
+void setEnvoyBackoff(RetryPolicy &p, Span blockWhere, std::optional<Duration> base, Span baseWhere,
+                     std::optional<Duration> max, Span maxWhere) {
+  Backoff &b = p.backoff;
+  b.envoy_schedule = true;
+  b.growth = builtIn(Growth::Exponential, blockWhere, kEnvoyBackoffSource);
+  if (base) b.initial = written(base, baseWhere);
+  else b.initial = builtIn(std::optional<Duration>(Duration::ms(kEnvoyBaseBackoffMs)), blockWhere, kEnvoyBackoffSource);
+  b.multiplier = builtIn(2.0, blockWhere, kEnvoyBackoffSource);
+  if (max) b.cap = written(max, maxWhere);
+  else b.cap = builtIn(std::optional<Duration>(*b.initial.value * kEnvoyMaxBackoffFactor), blockWhere, kEnvoyBackoffSource);
+  b.jitter = builtIn(Jitter::Full, blockWhere, kEnvoyBackoffSource);
+  b.description = "Envoy's jittered backoff (" + formatDuration(*b.initial.value) + " base)";
+}
+
+std::vector<std::string> methodsMatching(std::string_view kind, std::string_view pattern) {
+  std::vector<std::string> out;
+  std::string text;
+  for (char c : pattern) text += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (kind == "regex") {
+    // Simple alternations such as ^(POST|PUT)$ name their methods; anything else is opaque.
+    std::string cleaned;
+    for (char c : text)
+      if (std::isalpha(static_cast<unsigned char>(c)) || c == '|') cleaned += c;
+    size_t start = 0;
+    while (start <= cleaned.size()) {
+      size_t bar = cleaned.find('|', start);
+      if (bar == std::string::npos) bar = cleaned.size();
+      std::string alt = cleaned.substr(start, bar - start);
+      if (!alt.empty()) out.push_back(alt);
+      start = bar + 1;
+    }
+  } else if (kind == "prefix") {
+    // A prefix names every method that starts with it ("P" matches POST, PUT and PATCH).
+    for (std::string_view m : {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+      if (text.size() <= m.size() && m.substr(0, text.size()) == text) out.emplace_back(m);
+  } else {
+    out.push_back(text);
+  }
+  return out;
+}
+
+std::string trimSpaces(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+} // namespace retrylint

@@ -1,0 +1,168 @@
+// Envoy Gateway BackendTrafficPolicy: spec.retry (numRetries, retryOn.triggers/httpStatusCodes,
+// perRetry.timeout, perRetry.backOff) and spec.timeout.http.requestTimeout.
+//
+// Field facts: envoyproxy/gateway api/v1alpha1/retry_types.go (comments and kubebuilder defaults),
+// site/content/en/latest/user/traffic/retry.md ("NumRetries ... Defaults to 2"). The policy becomes
+// an Envoy route retry_policy (formats.md §3), so Envoy's jittered backoff applies. See formats.md §9a.
+#include "lint/extract/envoy_common.h"
+#include "lint/extract/extractors.h"
+#include "lint/model/status_codes.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "envoy-gateway-backendtrafficpolicy";
+
+// retry_types.go: NumRetries "Defaults to 2" (+kubebuilder:default=2).
+constexpr int kEgDefaultRetries = 2;
+constexpr const char *kEgDefaultRetriesSource =
+    "Envoy Gateway's default numRetries: 2 (envoyproxy/gateway api/v1alpha1/retry_types.go)";
+// retry_types.go RetryOn: default triggers when retryOn is not set.
+constexpr const char *kEgDefaultRetryOnSource =
+    "Envoy Gateway's default retryOn: connect-failure, refused-stream, unavailable, cancelled, "
+    "retriable-status-codes with 503 (envoyproxy/gateway api/v1alpha1/retry_types.go)";
+constexpr int kEgDefaultStatusCode = 503;
+constexpr const char *kEgPerTrySource =
+    "Envoy Gateway: no per-try timeout unless perRetry.timeout is set, so each try may use the whole "
+    "route timeout (envoyproxy/gateway api/v1alpha1/retry_types.go PerRetryPolicy)";
+
+std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, const std::string &what, const std::string &anchor) {
+  std::string text = requireString(cx, n, what);
+  std::string err;
+  auto d = parseGatewayDuration(text, &err);
+  if (!d) cx.problem(cx.span(n), what + ": " + err + ": the API server rejects the BackendTrafficPolicy", anchor + "/" + what);
+  return d;
+}
+
+bool recognise(const YAML::Node &doc) {
+  auto api = get(doc, "apiVersion");
+  auto kind = get(doc, "kind");
+  return api && kind && api->IsScalar() && kind->IsScalar() &&
+         api->Scalar().rfind("gateway.envoyproxy.io/", 0) == 0 && kind->Scalar() == "BackendTrafficPolicy";
+}
+
+void extract(const YAML::Node &doc, ExtractContext &cx) {
+  std::string name = "(unnamed)", ns = "default";
+  if (auto md = get(doc, "metadata"); md && md->IsMap()) {
+    if (auto n = get(*md, "name"); n && n->IsScalar()) name = n->Scalar();
+    if (auto n = get(*md, "namespace"); n && n->IsScalar()) ns = n->Scalar();
+  }
+  auto spec = get(doc, "spec");
+  if (!spec || isNull(*spec)) return;
+  requireMap(cx, *spec, "spec");
+  auto retry = get(*spec, "retry");
+  if (!retry || isNull(*retry)) return; // no retry block: Envoy Gateway configures no retries
+  requireMap(cx, *retry, "spec.retry");
+
+  RetryPolicy p;
+  p.format = std::string(kFormat);
+  p.anchor = "BackendTrafficPolicy/" + ns + "/" + name + "/retry";
+  p.component = "BackendTrafficPolicy " + name;
+  Span retryKey = cx.keySpan(*spec, "retry");
+  p.where = retryKey;
+  p.attempts_field = "numRetries";
+  p.attempts_count_retries = true;
+  p.per_try_field = "perRetry.timeout";
+  p.deadline_name = "requestTimeout";
+  p.budget.origin = Origin::Unknown;  // not expressible in this resource
+  p.overall_deadline.origin = Origin::Unknown; // the route's timeout may be set elsewhere
+
+  if (auto t = get(*spec, "timeout"); t && t->IsMap())
+    if (auto http = get(*t, "http"); http && http->IsMap())
+      if (auto rt = get(*http, "requestTimeout")) {
+        auto d = readDuration(cx, *rt, "timeout.http.requestTimeout", p.anchor);
+        if (d) p.overall_deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*rt));
+      }
+
+  if (auto n = get(*retry, "numRetries")) {
+    long long v = requireInt(cx, *n, "retry.numRetries", false);
+    if (v < 0) {
+      cx.problem(cx.span(*n), "numRetries " + std::to_string(v) + " is negative: the API server rejects the BackendTrafficPolicy", p.anchor + "/numRetries");
+      return;
+    }
+    if (v == 0) return; // retries off
+    p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(v, 1'000'000)) + 1), cx.span(*n));
+  } else {
+    p.max_attempts = defaulted(std::optional<int>(kEgDefaultRetries + 1), retryKey, kEgDefaultRetriesSource);
+  }
+
+  if (auto on = get(*retry, "retryOn"); on && !isNull(*on)) {
+    requireMap(cx, *on, "retry.retryOn");
+    if (auto tr = get(*on, "triggers"); tr && !isNull(*tr)) {
+      requireSequence(cx, *tr, "retry.retryOn.triggers");
+      for (const auto &t : *tr) {
+        std::string tok = requireString(cx, t, "retry.retryOn.triggers[]");
+        const EnvoyRetryOn *e = findEnvoyRetryOn(tok);
+        if (!e) {
+          cx.problem(cx.span(t), "trigger '" + tok + "' is not an Envoy retry condition (" + envoyRetryOnNames() + "): the API server rejects the BackendTrafficPolicy",
+                     p.anchor + "/triggers/" + tok);
+          continue;
+        }
+        p.retry_on.push_back(envoyCondition(*e, Origin::Written, cx.span(t)));
+      }
+    }
+    if (auto codes = get(*on, "httpStatusCodes"); codes && !isNull(*codes)) {
+      requireSequence(cx, *codes, "retry.retryOn.httpStatusCodes");
+      for (const auto &c : *codes) {
+        long long code = requireInt(cx, c, "retry.retryOn.httpStatusCodes[]", false);
+        if (!httpCodeInRange(static_cast<int>(code))) {
+          cx.problem(cx.span(c), std::to_string(code) + " is not an HTTP status code (100-599): the API server rejects the BackendTrafficPolicy",
+                     p.anchor + "/httpStatusCodes/" + std::to_string(code));
+          continue;
+        }
+        p.retry_on.push_back(httpStatusCondition(static_cast<int>(code), Origin::Written, cx.span(c)));
+      }
+    }
+  } else {
+    for (auto n : {"connect-failure", "refused-stream", "unavailable", "cancelled", "retriable-status-codes"}) {
+      Condition c = envoyCondition(*findEnvoyRetryOn(n), Origin::Defaulted, retryKey);
+      p.retry_on.push_back(c);
+    }
+    p.retry_on.push_back(httpStatusCondition(kEgDefaultStatusCode, Origin::Defaulted, retryKey));
+    (void)kEgDefaultRetryOnSource;
+  }
+
+  std::optional<Duration> base, max;
+  Span baseWhere = retryKey, maxWhere = retryKey, backoffWhere = retryKey;
+  p.per_try_timeout = defaulted(std::optional<Duration>(), retryKey, kEgPerTrySource);
+  if (auto pr = get(*retry, "perRetry"); pr && !isNull(*pr)) {
+    requireMap(cx, *pr, "retry.perRetry");
+    if (auto t = get(*pr, "timeout")) {
+      auto d = readDuration(cx, *t, "perRetry.timeout", p.anchor);
+      if (d) p.per_try_timeout = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*t));
+      else p.per_try_timeout.origin = Origin::Unknown;
+    }
+    if (auto bo = get(*pr, "backOff"); bo && !isNull(*bo)) {
+      requireMap(cx, *bo, "retry.perRetry.backOff");
+      backoffWhere = cx.keySpan(*pr, "backOff");
+      if (auto b = get(*bo, "baseInterval")) {
+        base = readDuration(cx, *b, "backOff.baseInterval", p.anchor);
+        baseWhere = cx.span(*b);
+        if (base && base->nanos < 1'000'000) {
+          cx.problem(baseWhere, "baseInterval " + b->Scalar() + " is below Envoy's minimum of 1ms: the translated route is rejected", p.anchor + "/baseInterval");
+          base.reset();
+        }
+      }
+      if (auto m = get(*bo, "maxInterval")) {
+        max = readDuration(cx, *m, "backOff.maxInterval", p.anchor);
+        maxWhere = cx.span(*m);
+        Duration b = base.value_or(Duration::ms(kEnvoyBaseBackoffMs));
+        if (max && *max < b) {
+          cx.problem(maxWhere, "maxInterval " + m->Scalar() + " is below the base interval " + formatDuration(b) + ": Envoy rejects the translated route", p.anchor + "/maxInterval");
+          max.reset();
+        }
+      }
+    }
+  }
+  setEnvoyBackoff(p, backoffWhere, base, baseWhere, max, maxWhere);
+  cx.model.policies.push_back(std::move(p));
+}
+
+} // namespace
+
+const Extractor &envoyGatewayExtractor() {
+  static const Extractor e{kFormat, recognise, extract, {"gateway.envoyproxy.io"}};
+  return e;
+}
+
+} // namespace retrylint

@@ -1,0 +1,192 @@
+// Linkerd ServiceProfile (linkerd.io/v1alpha2): spec.routes[].isRetryable, .condition (method),
+// .responseClasses, .timeout, and spec.retryBudget.
+//
+// Field facts: linkerd/website reference/service-profiles.md and the "Retries and Timeouts" feature
+// page; defaults: linkerd/linkerd2 controller/api/destination/profile_translator.go
+// (defaultRetryBudget()). See formats.md §9b. Also reads the bare `spec:` fragments the Linkerd docs
+// show (no apiVersion/kind) when they hold ServiceProfile-only keys.
+//
+// Attempts: a retryable route has no per-request limit; retries run "until the timeout or the budget
+// is exceeded". The model records the lower bound of one retry with an Unknown origin: RL403/RL401
+// can report what is retried, RL201 (unbounded) stays quiet because the budget and the route timeout
+// bound the retries in aggregate and per request.
+#include <algorithm>
+#include <cctype>
+
+#include "lint/extract/extractors.h"
+#include "lint/model/status_codes.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "linkerd-serviceprofile";
+
+constexpr int kAtLeastAttempts = 2;
+constexpr const char *kAttemptsSource =
+    "Linkerd: no per-request retry limit on a retryable route; retries stop at the route timeout or when the "
+    "retry budget is spent (linkerd.io Retries and Timeouts)";
+// profile_translator.go defaultRetryBudget(): RetryRatio 0.2, MinRetriesPerSecond 10, Ttl 10s.
+constexpr const char *kDefaultBudgetSource =
+    "Linkerd's default retry budget: retryRatio 0.2, minRetriesPerSecond 10, ttl 10s "
+    "(linkerd/linkerd2 controller/api/destination/profile_translator.go defaultRetryBudget())";
+// Route timeout: default 10 s, including retries (linkerd.io Retries and Timeouts).
+constexpr double kDefaultRouteTimeoutS = 10;
+constexpr const char *kDefaultTimeoutSource =
+    "Linkerd's default route timeout of 10 s, retries included (linkerd.io service-profiles reference, Retries and Timeouts)";
+
+std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, const std::string &what, const std::string &anchor) {
+  std::string text = requireString(cx, n, what);
+  std::string err;
+  auto d = parseGoDuration(text, &err);
+  if (!d) cx.problem(cx.span(n), what + ": " + err + ": Linkerd rejects the ServiceProfile", anchor + "/" + what);
+  return d;
+}
+
+void collectMethods(ExtractContext &cx, const YAML::Node &cond, RetryPolicy &p, int depth) {
+  if (!cond.IsMap() || depth > 8) return;
+  if (auto m = get(cond, "method"); m && m->IsScalar()) {
+    std::string v = m->Scalar();
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::toupper(c); });
+    p.methods.push_back(written(v, cx.span(*m)));
+  }
+  for (auto key : {"all", "any"}) // `not` names methods that do NOT match: skipped
+    if (auto list = get(cond, key); list && list->IsSequence())
+      for (const auto &c : *list) collectMethods(cx, c, p, depth + 1);
+}
+
+Condition statusRange(int lo, int hi, Origin origin, Span where, std::string text) {
+  Condition c;
+  c.kind = Condition::Kind::HttpStatus;
+  c.text = std::move(text);
+  c.http_lo = lo;
+  c.http_hi = hi;
+  for (int code = lo; code <= hi && !c.may_have_been_processed; ++code) c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
+  if (c.may_have_been_processed) c.why_processed = c.text + " responses can come after the request was processed";
+  c.origin = origin;
+  c.where = std::move(where);
+  return c;
+}
+
+void extractRoute(ExtractContext &cx, const YAML::Node &route, size_t index, const std::string &spName, const std::string &spAnchor,
+                  const Setting<bool> &budget) {
+  requireMap(cx, route, "spec.routes[" + std::to_string(index) + "]");
+  std::string name;
+  if (auto n = get(route, "name"); n && n->IsScalar()) name = n->Scalar();
+  std::string anchor = spAnchor + "/routes[" + (name.empty() ? std::to_string(index) : name) + "]";
+  if (get(route, "retryBudget") || get(route, "retries"))
+    cx.problem(cx.keySpan(route, get(route, "retryBudget") ? "retryBudget" : "retries"),
+               "a route has no retry budget or retries field (only spec.retryBudget exists): the field is dropped, and spec.retryBudget or Linkerd's default budget applies",
+               anchor + "/retryBudget");
+  auto retryable = get(route, "isRetryable");
+  if (!retryable) return;
+  std::string v = requireString(cx, *retryable, "isRetryable");
+  if (v != "true" && v != "false") throw TypeError(cx.span(*retryable), "isRetryable must be true or false, not '" + v + "'");
+  if (v == "false") return;
+
+  RetryPolicy p;
+  p.format = std::string(kFormat);
+  p.anchor = anchor;
+  p.component = "ServiceProfile " + spName + " route " + (name.empty() ? std::to_string(index) : "'" + name + "'");
+  p.where = cx.keySpan(route, "isRetryable");
+  p.max_attempts = {std::optional<int>(kAtLeastAttempts), Origin::Unknown, p.where, kAttemptsSource, {}};
+  p.budget = budget;
+  p.budget_field = "spec.retryBudget";
+  p.deadline_name = "route timeout";
+  // No per-try timeout and no backoff knobs exist in a ServiceProfile: left NotApplicable.
+  if (auto c = get(route, "condition")) collectMethods(cx, *c, p, 0);
+
+  if (auto t = get(route, "timeout")) {
+    auto d = readDuration(cx, *t, "timeout", anchor);
+    if (d) p.overall_deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*t));
+  } else {
+    p.overall_deadline = defaulted(std::optional<Duration>(Duration::s(kDefaultRouteTimeoutS)), cx.span(route), kDefaultTimeoutSource);
+  }
+
+  // What is retried: failures as classified by responseClasses, else 5xx (Linkerd's default classification).
+  bool written5xx = false;
+  if (auto rcs = get(route, "responseClasses"); rcs && rcs->IsSequence()) {
+    for (const auto &rc : *rcs) {
+      auto failure = get(rc, "isFailure");
+      if (!failure || !failure->IsScalar() || failure->Scalar() != "true") continue;
+      auto cond = get(rc, "condition");
+      auto status = cond ? get(*cond, "status") : std::nullopt;
+      if (!status || !status->IsMap()) continue;
+      auto mn = get(*status, "min"), mx = get(*status, "max");
+      int lo = mn ? static_cast<int>(requireInt(cx, *mn, "status.min", false)) : 100;
+      int hi = mx ? static_cast<int>(requireInt(cx, *mx, "status.max", false)) : 599;
+      Span where = mn ? cx.span(*mn) : cx.span(*status);
+      p.retry_on.push_back(statusRange(lo, hi, Origin::Written, where, "status " + std::to_string(lo) + "-" + std::to_string(hi)));
+      written5xx |= lo <= 500 && hi >= 599;
+    }
+  }
+  if (!written5xx) p.retry_on.push_back(statusRange(500, 599, Origin::Defaulted, p.where, "5xx"));
+  cx.model.policies.push_back(std::move(p));
+}
+
+bool isFragment(const YAML::Node &doc) {
+  if (get(doc, "apiVersion") || get(doc, "kind")) return false;
+  auto spec = get(doc, "spec");
+  if (!spec || !spec->IsMap()) return false;
+  if (auto b = get(*spec, "retryBudget"); b && b->IsMap() && (get(*b, "retryRatio") || get(*b, "minRetriesPerSecond"))) return true;
+  if (auto routes = get(*spec, "routes"); routes && routes->IsSequence())
+    for (const auto &r : *routes)
+      if (get(r, "isRetryable") || (get(r, "condition") && (get(r, "responseClasses") || get(r, "name")))) return true;
+  return false;
+}
+
+bool recognise(const YAML::Node &doc) {
+  auto api = get(doc, "apiVersion");
+  auto kind = get(doc, "kind");
+  if (api && kind && api->IsScalar() && kind->IsScalar())
+    return api->Scalar().rfind("linkerd.io/", 0) == 0 && kind->Scalar() == "ServiceProfile";
+  return isFragment(doc);
+}
+
+void extract(const YAML::Node &doc, ExtractContext &cx) {
+  std::string name = "(unnamed)", ns = "default";
+  if (auto md = get(doc, "metadata"); md && md->IsMap()) {
+    if (auto n = get(*md, "name"); n && n->IsScalar()) name = n->Scalar();
+    if (auto n = get(*md, "namespace"); n && n->IsScalar()) ns = n->Scalar();
+  }
+  auto spec = get(doc, "spec");
+  if (!spec || isNull(*spec)) return;
+  requireMap(cx, *spec, "spec");
+  std::string anchor = "ServiceProfile/" + ns + "/" + name;
+
+  Setting<bool> budget = defaulted(true, cx.keySpan(doc, "spec"), kDefaultBudgetSource);
+  if (auto b = get(*spec, "retryBudget"); b && !isNull(*b)) {
+    requireMap(cx, *b, "spec.retryBudget");
+    budget = written(true, cx.keySpan(*spec, "retryBudget"));
+    if (auto r = get(*b, "retryRatio")) {
+      double ratio = requireNumber(cx, *r, "retryBudget.retryRatio", false);
+      if (ratio < 0) cx.problem(cx.span(*r), "retryRatio " + r->Scalar() + " is negative: Linkerd rejects the ServiceProfile", anchor + "/retryRatio");
+    }
+    if (auto m = get(*b, "minRetriesPerSecond")) {
+      long long n = requireInt(cx, *m, "retryBudget.minRetriesPerSecond", false);
+      if (n < 0) cx.problem(cx.span(*m), "minRetriesPerSecond " + m->Scalar() + " is negative: Linkerd rejects the ServiceProfile", anchor + "/minRetriesPerSecond");
+    }
+    if (auto t = get(*b, "ttl")) readDuration(cx, *t, "retryBudget.ttl", anchor);
+  }
+
+  auto routes = get(*spec, "routes");
+  if (!routes || isNull(*routes)) return;
+  requireSequence(cx, *routes, "spec.routes");
+  size_t i = 0;
+  for (const auto &route : *routes) {
+    try {
+      extractRoute(cx, route, i, name, anchor, budget);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+    ++i;
+  }
+}
+
+} // namespace
+
+const Extractor &linkerdExtractor() {
+  static const Extractor e{kFormat, recognise, extract, {"linkerd.io/v1alpha2", "isRetryable", "retryBudget"}};
+  return e;
+}
+
+} // namespace retrylint
