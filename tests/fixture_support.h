@@ -1,5 +1,6 @@
 // Reading a fixture's expectations: `# expect: RL401` / `# ok: RL101` next to the line in
-// YAML, INI and .properties (`; expect:` in INI too), `// expect:` in C++, a sidecar NAME.json.expect (`LINE RULE`, `LINE !RULE`) for JSON, which has no comments.
+// YAML, INI and .properties (`; expect:` in INI too), `// expect:` in C++, a sidecar NAME.json.expect (`LINE RULE`, `LINE !RULE`) for JSON, which has no comments,
+// and for any other file that has a NAME.expect sidecar (.properties, whose comments fill a line).
 // `error` in place of a rule code expects an analysis error (exit code 2) at that line.
 #pragma once
 #include <fstream>
@@ -38,7 +39,9 @@ inline void addCodes(const std::string &list, int line, bool ok, Expectations &e
 
 inline Expectations parseExpectations(const std::string &path, const std::string &text) {
   Expectations e;
-  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+  // JSON has no comments, and a .properties comment must fill its line: both may use a sidecar.
+  bool json = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+  if (json || std::ifstream(path + ".expect").good()) {
     std::istringstream in(readFile(path + ".expect"));
     std::string lineText;
     while (std::getline(in, lineText)) {

@@ -6,9 +6,10 @@ namespace retrylint {
 
 const std::vector<Extractor> &extractors() {
   static const std::vector<Extractor> all = {
-      istioExtractor(),  grpcServiceConfigExtractor(), envoyExtractor(), envoyGatewayExtractor(),
-      gatewayApiExtractor(), linkerdExtractor(),        daprExtractor(),  argoExtractor(),
-      otelCollectorExtractor(), kongExtractor()};
+      istioExtractor(),         grpcServiceConfigExtractor(), envoyExtractor(),          envoyGatewayExtractor(),
+      gatewayApiExtractor(),    linkerdExtractor(),           daprExtractor(),           argoExtractor(),
+      otelCollectorExtractor(), kongExtractor(),              resilience4jExtractor(),   springGatewayExtractor(),
+      dotnetResilienceExtractor()};
   return all;
 }
 

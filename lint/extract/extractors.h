@@ -36,6 +36,9 @@ const Extractor &envoyExtractor();
 const Extractor &envoyGatewayExtractor();
 const Extractor &gatewayApiExtractor();
 const Extractor &linkerdExtractor();
+const Extractor &resilience4jExtractor();
+const Extractor &springGatewayExtractor();
+const Extractor &dotnetResilienceExtractor();
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);

@@ -1,6 +1,9 @@
 #include "lint/model/duration.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <vector>
 #include <cstdio>
 
 namespace retrylint {
@@ -164,6 +167,174 @@ std::optional<Duration> parseGatewayDuration(std::string_view text, std::string 
     total += n * scale;
   }
   return Duration{total};
+namespace {
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char &c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+bool allDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!isDigit(c)) return false;
+  return true;
+}
+
+// ISO-8601 as java.time.Duration.parse reads it: [+-]P[nD][T[nH][nM][n[.f]S]], signs allowed
+// per component, a fraction only on seconds.
+std::optional<long double> parseIsoDuration(std::string_view s) {
+  bool negative = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s.empty() || (s[0] != 'P' && s[0] != 'p')) return std::nullopt;
+  s.remove_prefix(1);
+  long double total = 0;
+  bool inTime = false, any = false;
+  std::string order = "DHMS";
+  size_t lastUnit = 0;
+  while (!s.empty()) {
+    if (s[0] == 'T' || s[0] == 't') {
+      if (inTime) return std::nullopt;
+      inTime = true;
+      s.remove_prefix(1);
+      if (s.empty()) return std::nullopt;
+      continue;
+    }
+    size_t i = 0;
+    if (s[i] == '+' || s[i] == '-') ++i;
+    size_t digitsStart = i;
+    while (i < s.size() && isDigit(s[i])) ++i;
+    if (i == digitsStart) return std::nullopt;
+    size_t fracStart = i;
+    if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+      ++i;
+      while (i < s.size() && isDigit(s[i])) ++i;
+    }
+    if (i >= s.size()) return std::nullopt;
+    char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(s[i])));
+    std::string number(s.substr(0, i));
+    for (char &c : number)
+      if (c == ',') c = '.';
+    bool hasFraction = i > fracStart;
+    size_t pos = order.find(unit);
+    if (pos == std::string::npos || (unit == 'D') == inTime || (hasFraction && unit != 'S') || pos < lastUnit)
+      return std::nullopt;
+    lastUnit = pos + 1;
+    long double v = std::strtold(number.c_str(), nullptr);
+    long double scale = unit == 'D' ? 86400e9L : unit == 'H' ? 3600e9L : unit == 'M' ? 60e9L : 1e9L;
+    total += v * scale;
+    any = true;
+    s.remove_prefix(i + 1);
+  }
+  if (!any) return std::nullopt;
+  return negative ? -total : total;
+}
+} // namespace
+
+std::optional<Duration> parseSpringDuration(std::string_view text, std::string *error) {
+  auto fail = [&](const std::string &why) -> std::optional<Duration> {
+    if (error) *error = "'" + std::string(text) + "' is not a Spring duration (" + why + ")";
+    return std::nullopt;
+  };
+  std::string_view s = text;
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  if (s.empty()) return fail("empty");
+  std::string_view body = s;
+  if (body[0] == '+' || body[0] == '-') body.remove_prefix(1);
+  if (!body.empty() && (body[0] == 'P' || body[0] == 'p')) {
+    auto v = parseIsoDuration(s);
+    if (!v) return fail("malformed ISO-8601 duration; e.g. PT2S, PT0.5S");
+    if (*v > 9.2e18L || *v < -9.2e18L) return fail("too large");
+    return Duration{static_cast<int64_t>(std::llround(static_cast<double>(*v)))};
+  }
+  // DurationStyle.SIMPLE: ^([+-]?\d+)([a-zA-Z]{0,2})$
+  size_t i = 0;
+  while (i < body.size() && isDigit(body[i])) ++i;
+  if (i == 0) return fail("expected a whole number with an optional unit ns, us, ms, s, m, h or d");
+  std::string unit = lower(body.substr(i));
+  if (!unit.empty() && !std::all_of(unit.begin(), unit.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
+    return fail(unit.find('.') != std::string::npos ? "decimals are not allowed; write 1500ms or PT1.5S"
+                                                    : "expected a whole number with an optional unit ns, us, ms, s, m, h or d");
+  long double scale;
+  if (unit.empty() || unit == "ms") scale = 1e6L;
+  else if (unit == "ns") scale = 1;
+  else if (unit == "us") scale = 1e3L;
+  else if (unit == "s") scale = 1e9L;
+  else if (unit == "m") scale = 60e9L;
+  else if (unit == "h") scale = 3600e9L;
+  else if (unit == "d") scale = 86400e9L;
+  else return fail("unknown unit '" + unit + "'; use ns, us, ms, s, m, h or d");
+  if (i > 15) return fail("too large");
+  long double v = std::strtold(std::string(body.substr(0, i)).c_str(), nullptr) * scale;
+  if (v > 9.2e18L) return fail("too large");
+  auto nanos = static_cast<int64_t>(v);
+  return Duration{s[0] == '-' ? -nanos : nanos};
+}
+
+std::optional<Duration> parseTimeSpan(std::string_view text, std::string *error) {
+  auto fail = [&](const std::string &why) -> std::optional<Duration> {
+    if (error) *error = "'" + std::string(text) + "' is not a .NET TimeSpan (" + why + "); write hh:mm:ss, e.g. \"00:00:02\"";
+    return std::nullopt;
+  };
+  std::string_view s = text;
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  bool negative = false;
+  if (!s.empty() && s[0] == '-') {
+    negative = true;
+    s.remove_prefix(1);
+  }
+  if (s.empty()) return fail("empty");
+  constexpr long double kDay = 86400e9L;
+  long double total = 0;
+  size_t colon = s.find(':');
+  if (colon == std::string_view::npos) {
+    if (!allDigits(s) || s.size() > 8) return fail("expected a number of days or hh:mm:ss");
+    total = std::strtold(std::string(s).c_str(), nullptr) * kDay;
+  } else {
+    std::string_view head = s.substr(0, colon);
+    size_t dot = head.find('.');
+    if (dot != std::string_view::npos) {
+      std::string_view days = head.substr(0, dot);
+      if (!allDigits(days) || days.size() > 8) return fail("malformed days");
+      total += std::strtold(std::string(days).c_str(), nullptr) * kDay;
+      s.remove_prefix(dot + 1);
+    }
+    // hh:mm[:ss[.fffffff]]
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    while (true) {
+      size_t c = s.find(':', start);
+      parts.push_back(s.substr(start, c == std::string_view::npos ? std::string_view::npos : c - start));
+      if (c == std::string_view::npos) break;
+      start = c + 1;
+    }
+    if (parts.size() < 2 || parts.size() > 3) return fail("expected hh:mm or hh:mm:ss");
+    std::string_view secPart = parts.size() == 3 ? parts[2] : std::string_view("0");
+    std::string_view frac;
+    if (size_t d = secPart.find('.'); d != std::string_view::npos) {
+      frac = secPart.substr(d + 1);
+      secPart = secPart.substr(0, d);
+      if (!allDigits(frac) || frac.size() > 7) return fail("at most 7 fractional digits");
+    }
+    if (!allDigits(parts[0]) || !allDigits(parts[1]) || !allDigits(secPart) || parts[0].size() > 2 ||
+        parts[1].size() > 2 || secPart.size() > 2)
+      return fail("malformed hh:mm:ss");
+    int h = std::stoi(std::string(parts[0])), m = std::stoi(std::string(parts[1])), sec = std::stoi(std::string(secPart));
+    if (h > 23 || m > 59 || sec > 59) return fail("hours 0-23, minutes and seconds 0-59");
+    total += h * 3600e9L + m * 60e9L + sec * 1e9L;
+    if (!frac.empty()) {
+      std::string f(frac);
+      f.resize(9, '0');
+      total += std::strtold(f.c_str(), nullptr);
+    }
+  }
+  if (total > 9.2e18L) return fail("too large");
+  auto nanos = static_cast<int64_t>(total);
+  return Duration{negative ? -nanos : nanos};
 }
 
 } // namespace retrylint

@@ -45,5 +45,14 @@ std::optional<Duration> parseArgoDuration(std::string_view text, std::string *er
 // Gateway's gwapiv1.Duration): `^([0-9]{1,5}(h|m|s|ms)){1,4}$` — integers only, so "0.5s" and
 // "1.5h" are invalid ("500ms" is the way), no sign, at most four components. "0s" is zero.
 std::optional<Duration> parseGatewayDuration(std::string_view text, std::string *error);
+// Spring Boot `java.time.Duration` binding (Resilience4j, Spring Cloud Gateway), as Spring's
+// DurationStyle reads it: an integer with an optional unit ns/us/ms/s/m/h/d (case-insensitive;
+// a bare number is milliseconds, the default unit of these properties), or ISO-8601 such as
+// "PT2S", "PT0.5S", "P1DT2H". Decimals are only allowed in ISO seconds ("1.5s" is rejected).
+std::optional<Duration> parseSpringDuration(std::string_view text, std::string *error);
+
+// .NET `TimeSpan.Parse` invariant forms (Polly / Microsoft.Extensions.Http.Resilience options):
+// "[-]d", "[-][d.]hh:mm[:ss[.fffffff]]". A bare integer is a number of DAYS ("2" = 2 days).
+std::optional<Duration> parseTimeSpan(std::string_view text, std::string *error);
 
 } // namespace retrylint

@@ -1,0 +1,478 @@
+// Resilience4j retry in Spring Boot configuration (application.yml / .properties):
+// resilience4j.retry.configs.<name>, .instances.<name> (legacy alias .backends.<name>).
+//
+// Field facts: resilience4j/resilience4j resilience4j-framework-common
+// CommonRetryConfigurationProperties.java, resilience4j-retry RetryConfig.java, resilience4j-core
+// IntervalFunction.java; aspect order: resilience4j-spring-boot*/RetryConfigurationProperties
+// (retryAspectOrder) and CircuitBreakerConfigurationProperties (circuitBreakerAspectOrder).
+// See shared/spec/formats.md §7.
+//
+// Which blocks are policies: every instance that writes a retry setting of its own or shares its
+// name with a circuit breaker instance; an instance that only names a baseConfig (or nothing) is
+// the same retry as that config, so it is folded into the config's policy. `configs.default` is
+// always a policy: it applies to every @Retry name without an instance. A named config that no
+// instance uses is only checked for invalid values (RL901): which code uses it is not visible.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "lint/extract/extractors.h"
+#include "lint/extract/spring_tree.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "resilience4j";
+
+// RetryConfig.DEFAULT_MAX_ATTEMPTS = 3, counting the first call (resilience4j-retry RetryConfig.java).
+constexpr int kDefaultMaxAttempts = 3;
+constexpr const char *kMaxAttemptsSource = "Resilience4j default maxAttempts 3, the first call included (resilience4j-retry RetryConfig.java DEFAULT_MAX_ATTEMPTS)";
+// RetryConfig.DEFAULT_WAIT_DURATION = 500 ms, fixed (RetryConfig.java).
+constexpr double kDefaultWaitMs = 500;
+constexpr const char *kWaitSource = "Resilience4j default waitDuration 500 ms (resilience4j-retry RetryConfig.java DEFAULT_WAIT_DURATION)";
+constexpr const char *kFixedSource = "Resilience4j default: a fixed wait unless enableExponentialBackoff is true (CommonRetryConfigurationProperties.java)";
+// IntervalFunction.DEFAULT_MULTIPLIER = 1.5 when exponential backoff is on and no multiplier is set.
+constexpr double kDefaultMultiplier = 1.5;
+constexpr const char *kMultiplierSource = "Resilience4j default exponentialBackoffMultiplier 1.5 (resilience4j-core IntervalFunction.java DEFAULT_MULTIPLIER)";
+constexpr const char *kCapSource = "Resilience4j: no exponentialMaxWaitDuration, so the exponential wait is uncapped (CommonRetryConfigurationProperties.java)";
+// IntervalFunction.DEFAULT_RANDOMIZATION_FACTOR = 0.5 when randomized wait is on and no factor is set.
+constexpr double kDefaultRandomFactor = 0.5;
+constexpr const char *kJitterSource = "Resilience4j default: no randomized wait unless enableRandomizedWait is true (CommonRetryConfigurationProperties.java)";
+constexpr const char *kCatchAllSource = "Resilience4j: with no retryExceptions every Throwable is retried (RetryConfig.java retryExceptions empty)";
+// Aspect order: Ordered.LOWEST_PRECEDENCE - 5 for Retry, - 4 for CircuitBreaker in 2.x
+// (- 4 / - 3 in 1.x): the lower value is the outer Spring advice, so Retry wraps CircuitBreaker.
+constexpr long long kLowest = 2147483647LL;
+constexpr long long kDefaultRetryOrder = kLowest - 5;
+constexpr long long kDefaultBreakerOrder = kLowest - 4;
+constexpr const char *kCapFixValue = "30s";
+
+const std::set<std::string> &retryFields() {
+  static const std::set<std::string> f = [] {
+    std::set<std::string> s;
+    for (auto n : {"maxAttempts", "maxRetryAttempts", "waitDuration", "enableExponentialBackoff", "exponentialBackoffMultiplier",
+                   "exponentialMaxWaitDuration", "enableRandomizedWait", "randomizedWaitFactor", "retryExceptions",
+                   "ignoreExceptions", "retryExceptionPredicate", "resultPredicate", "retryOnResultPredicate",
+                   "intervalFunction", "intervalBiFunction", "failAfterMaxAttempts"})
+      s.insert(relaxedName(n));
+    return s;
+  }();
+  return f;
+}
+
+struct Block {
+  std::string kind; // "instances" or "configs"
+  std::string name;
+  const SpringNode *node = nullptr;
+  std::string label() const { return kind + "." + name; }
+};
+
+struct Found {
+  const SpringNode *value = nullptr;
+  const Block *block = nullptr;
+  explicit operator bool() const { return value != nullptr; }
+};
+
+Found find(const std::vector<const Block *> &chain, std::string_view field) {
+  for (const Block *b : chain)
+    if (const SpringNode *v = child(*b->node, field); v && !v->isNull()) return {v, b};
+  return {};
+}
+
+// Exception classes and what they say about the failures retried.
+struct ExceptionFact {
+  bool catchAll = false;
+  int lo = 0, hi = -1; // HTTP statuses
+};
+
+int nestedStatus(std::string_view nested) {
+  static const std::map<std::string_view, int> codes = {
+      {"BadRequest", 400}, {"Unauthorized", 401}, {"Forbidden", 403}, {"NotFound", 404}, {"MethodNotAllowed", 405},
+      {"NotAcceptable", 406}, {"Conflict", 409}, {"Gone", 410}, {"UnsupportedMediaType", 415},
+      {"UnprocessableEntity", 422}, {"UnprocessableContent", 422}, {"TooManyRequests", 429},
+      {"InternalServerError", 500}, {"NotImplemented", 501}, {"BadGateway", 502}, {"ServiceUnavailable", 503},
+      {"GatewayTimeout", 504}};
+  auto it = codes.find(nested);
+  return it == codes.end() ? 0 : it->second;
+}
+
+// "org.springframework.web.client.HttpClientErrorException$NotFound" -> outer and nested names.
+std::pair<std::string, std::string> className(const std::string &fqcn) {
+  std::string cls = fqcn;
+  size_t start = 0, pos = 0;
+  while ((pos = fqcn.find('.', start)) != std::string::npos) {
+    if (std::isupper(static_cast<unsigned char>(fqcn[start]))) break;
+    start = pos + 1;
+  }
+  cls = fqcn.substr(start);
+  std::replace(cls.begin(), cls.end(), '.', '$');
+  size_t d = cls.find('$');
+  if (d == std::string::npos) return {cls, ""};
+  return {cls.substr(0, d), cls.substr(d + 1)};
+}
+
+ExceptionFact classify(const std::string &fqcn) {
+  ExceptionFact f;
+  if (fqcn == "java.lang.Exception" || fqcn == "java.lang.Throwable" || fqcn == "java.lang.RuntimeException") {
+    f.catchAll = true;
+    return f;
+  }
+  auto [outer, nested] = className(fqcn);
+  static const std::set<std::string> genericHttp = {"RestClientException", "RestClientResponseException", "HttpStatusCodeException",
+                                                    "WebClientException", "WebClientResponseException", "FeignException"};
+  if (nested.empty() && genericHttp.count(outer)) {
+    f.catchAll = true;
+    return f;
+  }
+  if (outer == "HttpClientErrorException" && nested.empty()) {
+    f.lo = 400;
+    f.hi = 499;
+  } else if (outer == "HttpServerErrorException" && nested.empty()) {
+    f.lo = 500;
+    f.hi = 599;
+  } else if (!nested.empty() && (outer == "HttpClientErrorException" || outer == "HttpServerErrorException" ||
+                                 outer == "WebClientResponseException" || outer == "FeignException")) {
+    if (int code = nestedStatus(nested)) f.lo = f.hi = code;
+  }
+  return f;
+}
+
+bool listed(const std::vector<SpringItem> &items, std::string_view fqcn) {
+  auto [outer, nested] = className(std::string(fqcn));
+  for (const auto &i : items) {
+    auto [o, n] = className(i.text);
+    if (i.text == fqcn || (o == outer && (n.empty() || n == nested))) return true;
+  }
+  return false;
+}
+
+class Resilience4j {
+public:
+  Resilience4j(const SpringNode &root, ExtractContext &cx) : root_(root), cx_(cx) {}
+
+  void run() {
+    const SpringNode *retry = at(root_, "resilience4j.retry");
+    if (!retry || retry->isNull()) return;
+    if (!retry->isMap()) throw TypeError(retry->where, "resilience4j.retry must be a map");
+    collect(child(*retry, "configs"), "configs", configs_);
+    collect(child(*retry, "instances"), "instances", instances_);
+    collect(child(*retry, "backends"), "instances", instances_);
+    size_t problemsBefore = cx_.model.problems.size();
+
+    // Instances: their own policy, or folded into the config they are a copy of.
+    std::map<std::string, std::vector<std::string>> users; // config -> instances folded into it
+    for (const Block &inst : instances_) {
+      try {
+        auto chain = chainOf(inst);
+        bool own = false;
+        for (const auto &c : inst.node->children) own |= retryFields().count(relaxedName(c.key)) > 0;
+        const SpringNode *breaker = breakerFor(inst.name);
+        if (!own && !breaker && chain.size() > 1) {
+          users[chain[1]->name].push_back(inst.name);
+          continue;
+        }
+        build(inst, chain, {});
+      } catch (const TypeError &e) {
+        cx_.error(e);
+      }
+    }
+    for (const Block &cfg : configs_) {
+      try {
+        auto chain = chainOf(cfg);
+        bool used = cfg.name == "default" || users.count(cfg.name);
+        RetryPolicy p = policyOf(cfg, chain, users[cfg.name]);
+        if (used) cx_.model.policies.push_back(std::move(p));
+      } catch (const TypeError &e) {
+        cx_.error(e);
+      }
+    }
+    // The same value read through several chains is reported once.
+    auto &pr = cx_.model.problems;
+    std::set<std::tuple<int, int, std::string>> seen;
+    pr.erase(std::remove_if(pr.begin() + static_cast<long>(problemsBefore), pr.end(),
+                            [&](const ConfigProblem &p) { return !seen.insert({p.where.line, p.where.column, p.message}).second; }),
+             pr.end());
+  }
+
+private:
+  const SpringNode &root_;
+  ExtractContext &cx_;
+  std::vector<Block> configs_, instances_;
+
+  void collect(const SpringNode *map, const std::string &kind, std::vector<Block> &out) {
+    if (!map || map->isNull()) return;
+    if (!map->isMap()) throw TypeError(map->where, "resilience4j.retry." + kind + " must be a map of names");
+    for (const auto &c : map->children) {
+      if (c.isNull()) continue;
+      if (!c.isMap()) {
+        cx_.error(TypeError(c.where, "resilience4j.retry." + kind + "." + c.key + " must be a map of retry settings"));
+        continue;
+      }
+      out.push_back(Block{kind, c.key, &c});
+    }
+  }
+
+  const Block *config(const std::string &name) const {
+    for (const Block &b : configs_)
+      if (b.name == name) return &b;
+    return nullptr;
+  }
+
+  // The block, the configs it names through baseConfig, then configs.default (merged into every
+  // retry, CommonRetryConfigurationProperties.createRetryConfig).
+  std::vector<const Block *> chainOf(const Block &start) {
+    std::vector<const Block *> chain{&start};
+    const Block *cur = &start;
+    while (const SpringNode *base = child(*cur->node, "baseConfig")) {
+      std::string name = springString(*base, cur->label() + ".baseConfig");
+      const Block *next = config(name);
+      if (!next) {
+        cx_.problem(base->where, cur->label() + ".baseConfig names '" + name + "', which is not under resilience4j.retry.configs: Resilience4j throws ConfigurationNotFoundException at startup",
+                    "resilience4j.retry/" + cur->kind + "/" + cur->name + "/baseConfig");
+        break;
+      }
+      if (std::find(chain.begin(), chain.end(), next) != chain.end()) {
+        cx_.problem(base->where, cur->label() + ".baseConfig '" + name + "' makes a cycle of base configs: the retry cannot be configured",
+                    "resilience4j.retry/" + cur->kind + "/" + cur->name + "/baseConfig");
+        break;
+      }
+      chain.push_back(next);
+      cur = next;
+    }
+    if (const Block *def = config("default"); def && std::find(chain.begin(), chain.end(), def) == chain.end()) chain.push_back(def);
+    return chain;
+  }
+
+  const SpringNode *breakerFor(const std::string &name) const {
+    for (auto path : {"resilience4j.circuitbreaker.instances", "resilience4j.circuitbreaker.backends"})
+      if (const SpringNode *m = at(root_, path); m && m->isMap())
+        for (const auto &c : m->children)
+          if (c.key == name) return &c;
+    return nullptr;
+  }
+
+  void build(const Block &owner, const std::vector<const Block *> &chain, const std::vector<std::string> &users) {
+    cx_.model.policies.push_back(policyOf(owner, chain, users));
+  }
+
+  std::optional<Duration> duration(const Found &f, const std::string &field) {
+    if (f.value->isMap()) {
+      cx_.problem(f.value->where, f.block->label() + "." + field + " is written as a map (e.g. 'seconds: 2'): Resilience4j does not read that form and uses its default",
+                  "resilience4j.retry/" + f.block->kind + "/" + f.block->name + "/" + field);
+      return std::nullopt;
+    }
+    std::string text = springString(*f.value, f.block->label() + "." + field);
+    std::string err;
+    auto d = parseSpringDuration(text, &err);
+    if (!d) {
+      cx_.problem(f.value->where, f.block->label() + "." + field + ": " + err + ": Spring Boot fails to bind the property and the application does not start",
+                  "resilience4j.retry/" + f.block->kind + "/" + f.block->name + "/" + field);
+      return std::nullopt;
+    }
+    if (d->nanos < 0) {
+      cx_.problem(f.value->where, f.block->label() + "." + field + " " + text + " is negative: Resilience4j rejects it",
+                  "resilience4j.retry/" + f.block->kind + "/" + f.block->name + "/" + field);
+      return std::nullopt;
+    }
+    return d;
+  }
+
+  std::string anchorOf(const Found &f, std::string_view field) const {
+    return "resilience4j.retry/" + f.block->kind + "/" + f.block->name + "/" + std::string(field);
+  }
+
+  RetryPolicy policyOf(const Block &owner, const std::vector<const Block *> &chain, const std::vector<std::string> &users) {
+    RetryPolicy p;
+    p.format = std::string(kFormat);
+    p.component = "Resilience4j retry " + owner.label();
+    if (!users.empty()) {
+      p.component += " (used by instance";
+      p.component += users.size() > 1 ? "s " : " ";
+      for (size_t i = 0; i < users.size(); ++i) p.component += (i ? ", " : "") + users[i];
+      p.component += ")";
+    }
+    p.anchor = "resilience4j.retry/" + owner.kind + "/" + owner.name;
+    p.where = owner.node->keyWhere;
+    p.attempts_field = "maxAttempts";
+    p.attempts_count_retries = false;
+    const Span key = p.where;
+
+    // Attempts.
+    if (Found f = find(chain, "maxRetryAttempts"))
+      cx_.problem(f.value->keyWhere, f.block->label() + ".maxRetryAttempts was removed in Resilience4j 2.0 and is ignored: write maxAttempts (attempts including the first call)",
+                  anchorOf(f, "maxRetryAttempts"));
+    p.max_attempts = defaulted(std::optional<int>(kDefaultMaxAttempts), key, kMaxAttemptsSource);
+    if (Found f = find(chain, "maxAttempts")) {
+      long long n = springInt(*f.value, f.block->label() + ".maxAttempts");
+      if (n == 0) {
+        cx_.problem(f.value->where, f.block->label() + ".maxAttempts 0 is treated as not set: the default of 3 attempts applies", anchorOf(f, "maxAttempts"));
+      } else if (n < 0) {
+        cx_.problem(f.value->where, f.block->label() + ".maxAttempts " + std::to_string(n) + " must be at least 1: Resilience4j rejects the configuration", anchorOf(f, "maxAttempts"));
+      } else {
+        p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(n, 1'000'000))), f.value->where);
+      }
+    }
+
+    // Backoff.
+    Backoff &b = p.backoff;
+    Found wait = find(chain, "waitDuration");
+    std::optional<Duration> base;
+    if (wait) base = duration(wait, "waitDuration");
+    if (base) b.initial = written(base, wait.value->where);
+    else b.initial = defaulted(std::optional<Duration>(Duration::ms(kDefaultWaitMs)), key, kWaitSource);
+    bool hasWait = base.has_value();
+
+    bool exponential = false;
+    Found expo = find(chain, "enableExponentialBackoff");
+    if (expo) exponential = springBool(*expo.value, expo.block->label() + ".enableExponentialBackoff");
+    if (exponential && !hasWait) {
+      cx_.problem(expo.value->where, expo.block->label() + ".enableExponentialBackoff is ignored without a waitDuration: Resilience4j keeps the fixed 500 ms wait",
+                  anchorOf(expo, "enableExponentialBackoff"));
+      exponential = false;
+    }
+    bool randomized = false;
+    Found rnd = find(chain, "enableRandomizedWait");
+    if (rnd) randomized = springBool(*rnd.value, rnd.block->label() + ".enableRandomizedWait");
+    if (randomized && !hasWait) {
+      cx_.problem(rnd.value->where, rnd.block->label() + ".enableRandomizedWait is ignored without a waitDuration: Resilience4j keeps the fixed 500 ms wait",
+                  anchorOf(rnd, "enableRandomizedWait"));
+      randomized = false;
+    }
+
+    if (base && base->nanos == 0) {
+      b.growth = written(Growth::NoWait, wait.value->where);
+    } else if (exponential) {
+      b.growth = written(Growth::Exponential, expo.value->where);
+      b.multiplier = defaulted(kDefaultMultiplier, key, kMultiplierSource);
+      if (Found m = find(chain, "exponentialBackoffMultiplier")) {
+        double v = springNumber(*m.value, m.block->label() + ".exponentialBackoffMultiplier");
+        if (v <= 0) cx_.problem(m.value->where, m.block->label() + ".exponentialBackoffMultiplier must be greater than 0: Resilience4j rejects it", anchorOf(m, "exponentialBackoffMultiplier"));
+        else b.multiplier = written(v, m.value->where);
+      }
+      if (b.multiplier.value == 1.0) b.growth = written(Growth::Constant, b.multiplier.where);
+      if (Found c = find(chain, "exponentialMaxWaitDuration")) {
+        if (auto d = duration(c, "exponentialMaxWaitDuration")) b.cap = written(std::optional<Duration>(d), c.value->where);
+      } else {
+        b.cap = defaulted(std::optional<Duration>(), key, kCapSource);
+        if (auto e = addEntry(cx_.src, *owner.node, "exponentialMaxWaitDuration", kCapFixValue))
+          b.cap.fix = Fix{"cap the wait with exponentialMaxWaitDuration: 30s", {*e}};
+      }
+    } else {
+      b.growth = expo ? written(Growth::Constant, expo.value->where) : defaulted(Growth::Constant, key, kFixedSource);
+      b.cap.origin = Origin::NotApplicable;
+    }
+
+    if (randomized) {
+      double factor = kDefaultRandomFactor;
+      Span where = rnd.value->where;
+      if (Found f = find(chain, "randomizedWaitFactor")) {
+        double v = springNumber(*f.value, f.block->label() + ".randomizedWaitFactor");
+        if (v < 0 || v >= 1)
+          cx_.problem(f.value->where, f.block->label() + ".randomizedWaitFactor must be in [0, 1): Resilience4j rejects it", anchorOf(f, "randomizedWaitFactor"));
+        else {
+          factor = v;
+          where = f.value->where;
+        }
+      }
+      b.jitter = written(factor > 0 ? Jitter::Proportional : Jitter::None, where);
+      b.jitter_upper = 1.0 + factor;
+    } else if (rnd) {
+      b.jitter = written(Jitter::None, rnd.value->where);
+      b.jitter.fix = Fix{"set enableRandomizedWait to true", {cx_.src.replace(rnd.value->where, "true")}};
+    } else {
+      b.jitter = defaulted(Jitter::None, key, kJitterSource);
+      if (auto e = addEntry(cx_.src, *owner.node, "enableRandomizedWait", "true"))
+        b.jitter.fix = Fix{"add enableRandomizedWait: true", {*e}};
+    }
+    b.description = "Resilience4j " + std::string(exponential ? "exponential" : "fixed") + " wait";
+
+    // What is retried.
+    std::vector<SpringItem> ignored;
+    if (Found f = find(chain, "ignoreExceptions")) ignored = listItems(cx_, *f.value, f.block->label() + ".ignoreExceptions");
+    std::vector<SpringItem> retried;
+    Found rx = find(chain, "retryExceptions");
+    if (rx) retried = listItems(cx_, *rx.value, rx.block->label() + ".retryExceptions");
+    bool predicate = find(chain, "retryExceptionPredicate").value != nullptr;
+    bool catchAll = false;
+    for (const SpringItem &item : retried) {
+      ExceptionFact fact = classify(item.text);
+      Condition c;
+      c.kind = Condition::Kind::ErrorName;
+      c.text = item.text;
+      c.where = item.where;
+      c.catch_all = fact.catchAll;
+      catchAll |= fact.catchAll;
+      if (fact.lo <= fact.hi && !listed(ignored, item.text)) {
+        c.kind = Condition::Kind::HttpStatus;
+        c.http_lo = fact.lo;
+        c.http_hi = fact.hi;
+      }
+      p.retry_on.push_back(std::move(c));
+    }
+    if (retried.empty() && !predicate) {
+      Condition c;
+      c.kind = Condition::Kind::ErrorName;
+      c.text = ignored.empty() ? "every exception (no retryExceptions)" : "every exception but ignoreExceptions (no retryExceptions)";
+      c.catch_all = true;
+      c.origin = Origin::Defaulted;
+      c.where = rx ? rx.value->where : key;
+      c.why_processed = kCatchAllSource;
+      catchAll = true;
+      p.retry_on.push_back(std::move(c));
+    }
+
+    // RL601: a circuit breaker instance of the same name (annotations pair them by name).
+    if (owner.kind == "instances") {
+      if (const SpringNode *breaker = breakerFor(owner.name)) {
+        long long retryOrder = kDefaultRetryOrder, breakerOrder = kDefaultBreakerOrder;
+        Span orderWhere = key;
+        const SpringNode *ro = at(root_, "resilience4j.retry.retryAspectOrder");
+        const SpringNode *bo = at(root_, "resilience4j.circuitbreaker.circuitBreakerAspectOrder");
+        if (ro) retryOrder = springInt(*ro, "resilience4j.retry.retryAspectOrder");
+        if (bo) breakerOrder = springInt(*bo, "resilience4j.circuitbreaker.circuitBreakerAspectOrder");
+        if (ro) orderWhere = ro->where;
+        else if (bo) orderWhere = bo->where;
+        // Spring AOP: the lower order value is the outer advice.
+        bool outside = retryOrder < breakerOrder;
+        std::string explanation = !ro && !bo ? "Resilience4j's default aspect order Retry(CircuitBreaker(...))"
+                                             : "retryAspectOrder " + std::to_string(retryOrder) + " < circuitBreakerAspectOrder " +
+                                                   std::to_string(breakerOrder) + ", and the lower order is the outer aspect";
+        const std::string rejection = "io.github.resilience4j.circuitbreaker.CallNotPermittedException";
+        bool ignoredRejection = listed(ignored, rejection);
+        bool retriesRejection = !predicate && !ignoredRejection && (retried.empty() || catchAll || listed(retried, rejection));
+        (void)breaker;
+        if (!predicate) {
+          BreakerComposition bc;
+          bc.retry_outside_breaker = outside;
+          bc.retries_open_circuit = retriesRejection;
+          bc.where = orderWhere;
+          bc.explanation = explanation + "; circuit breaker instance '" + owner.name + "'";
+          p.breaker = bc;
+        }
+      }
+    }
+    // Nothing in this dialect sets a per-try timeout, a deadline or a budget (TimeLimiter and
+    // HTTP client timeouts live elsewhere): those rules stay quiet.
+    return p;
+  }
+};
+
+bool recognise(const YAML::Node &doc) { return doc.IsMap() && yamlHasPath(doc, "resilience4j.retry"); }
+
+bool recogniseText(const SourceFile &src) {
+  return recogniseSpringProperties(src) && src.text().find("resilience4j.retry.") != std::string::npos;
+}
+
+void extract(const YAML::Node &doc, ExtractContext &cx) { extractSpringTree(springTreeFromYaml(doc, cx), cx); }
+
+} // namespace
+
+bool hasResilience4jRetry(const SpringNode &root) { return at(root, "resilience4j.retry") != nullptr; }
+
+void resilience4jFromTree(const SpringNode &root, ExtractContext &cx) { Resilience4j(root, cx).run(); }
+
+const Extractor &resilience4jExtractor() {
+  static const Extractor e{kFormat, recognise, extract, {"resilience4j"}, recogniseText, extractSpringProperties};
+  return e;
+}
+
+} // namespace retrylint

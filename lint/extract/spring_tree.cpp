@@ -1,0 +1,369 @@
+#include "lint/extract/spring_tree.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "lint/extract/properties.h"
+
+namespace retrylint {
+namespace {
+
+struct Step {
+  bool index = false;
+  std::string name; // map key (as written)
+  size_t idx = 0;
+  size_t end = 0;   // offset in the key just past this step
+};
+
+// "a.b[0].c" -> a, b, [0], c; "instances[my.name]" -> instances, my.name.
+std::vector<Step> splitKey(std::string_view key) {
+  std::vector<Step> out;
+  std::string cur;
+  auto flush = [&](size_t end) {
+    if (!cur.empty()) out.push_back(Step{false, cur, 0, end});
+    cur.clear();
+  };
+  for (size_t i = 0; i < key.size(); ++i) {
+    char c = key[i];
+    if (c == '.') {
+      flush(i);
+    } else if (c == '[') {
+      flush(i);
+      size_t close = key.find(']', i);
+      if (close == std::string_view::npos) {
+        cur = std::string(key.substr(i));
+        break;
+      }
+      std::string inner(key.substr(i + 1, close - i - 1));
+      bool digits = !inner.empty() && inner.size() < 7 &&
+                    std::all_of(inner.begin(), inner.end(), [](char d) { return std::isdigit(static_cast<unsigned char>(d)); });
+      if (digits) out.push_back(Step{true, "", static_cast<size_t>(std::stoul(inner)), close + 1});
+      else out.push_back(Step{false, inner, 0, close + 1});
+      i = close;
+    } else {
+      cur += c;
+    }
+  }
+  flush(key.size());
+  return out;
+}
+
+SpringNode *findChild(SpringNode &n, std::string_view name) {
+  std::string want = relaxedName(name);
+  for (auto &c : n.children)
+    if (relaxedName(c.key) == want) return &c;
+  return nullptr;
+}
+
+// The node reached by one step from `parent`, created (as Null) when missing.
+SpringNode &stepInto(SpringNode &parent, const Step &s, bool *created) {
+  *created = false;
+  if (s.index) {
+    if (parent.kind != SpringNode::Kind::List) {
+      parent.kind = SpringNode::Kind::List;
+      parent.children.clear();
+    }
+    constexpr size_t kMaxIndex = 10000; // a list index beyond this is not a real config
+    size_t idx = std::min(s.idx, kMaxIndex);
+    if (parent.children.size() <= idx) {
+      *created = true;
+      parent.children.resize(idx + 1);
+    }
+    return parent.children[idx];
+  }
+  if (parent.kind != SpringNode::Kind::Map) {
+    parent.kind = SpringNode::Kind::Map;
+    parent.children.clear();
+  }
+  if (SpringNode *c = findChild(parent, s.name)) return *c;
+  *created = true;
+  parent.children.emplace_back();
+  parent.children.back().key = s.name;
+  return parent.children.back();
+}
+
+void merge(SpringNode &into, SpringNode from) {
+  if (into.kind == SpringNode::Kind::Map && from.kind == SpringNode::Kind::Map) {
+    for (auto &c : from.children) {
+      if (SpringNode *mine = findChild(into, c.key)) merge(*mine, std::move(c));
+      else into.children.push_back(std::move(c));
+    }
+    return;
+  }
+  std::string key = into.key;
+  Span keyWhere = into.keyWhere;
+  into = std::move(from);
+  into.key = key;
+  if (keyWhere.known() && !into.keyWhere.known()) into.keyWhere = keyWhere;
+}
+
+SpringNode convert(const YAML::Node &v, const ExtractContext &cx) {
+  SpringNode n;
+  n.where = cx.span(v);
+  if (v.IsScalar()) {
+    n.kind = SpringNode::Kind::Scalar;
+    n.scalar = v.Scalar();
+    n.quoted = isQuoted(v);
+    if (!v.Mark().is_null()) {
+      n.line0 = v.Mark().line;
+      n.col0 = v.Mark().column;
+      n.singleLine = n.scalar.find('\n') == std::string::npos;
+    }
+  } else if (v.IsSequence()) {
+    n.kind = SpringNode::Kind::List;
+    for (const auto &item : v) n.children.push_back(convert(item, cx));
+  } else if (v.IsMap()) {
+    n.kind = SpringNode::Kind::Map;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      const std::string key = it->first.Scalar();
+      auto steps = splitKey(key);
+      if (steps.empty()) continue;
+      SpringNode *cur = &n;
+      Span keyWhere = cx.span(it->first);
+      for (size_t i = 0; i + 1 < steps.size(); ++i) {
+        bool created;
+        cur = &stepInto(*cur, steps[i], &created);
+        if (created) cur->keyWhere = keyWhere;
+      }
+      SpringNode value = convert(it->second, cx);
+      value.keyWhere = keyWhere;
+      value.key = steps.back().name;
+      // A block map under its own key can take a new entry on the line after the key.
+      const YAML::Mark km = it->first.Mark(), vm = it->second.Mark();
+      if (it->second.IsMap() && !km.is_null() && !vm.is_null() && vm.line > km.line && it->second.size() > 0) {
+        value.insertAfterLine0 = km.line;
+        value.childIndent = cx.src.indentOf(vm.line);
+      }
+      bool created;
+      SpringNode &slot = stepInto(*cur, steps.back(), &created);
+      if (created) slot = std::move(value);
+      else merge(slot, std::move(value));
+    }
+  }
+  return n;
+}
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string shown(const SpringNode &n) {
+  if (n.isMap()) return "a map";
+  if (n.isList()) return "a list";
+  if (n.isNull()) return "empty";
+  return "'" + n.scalar + "'";
+}
+
+} // namespace
+
+std::string relaxedName(std::string_view name) {
+  std::string out;
+  for (char c : name)
+    if (c != '-' && c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+const SpringNode *child(const SpringNode &n, std::string_view name) {
+  if (!n.isMap()) return nullptr;
+  std::string want = relaxedName(name);
+  for (const auto &c : n.children)
+    if (relaxedName(c.key) == want) return &c;
+  return nullptr;
+}
+
+const SpringNode *at(const SpringNode &root, std::string_view dottedPath) {
+  const SpringNode *cur = &root;
+  for (const Step &s : splitKey(dottedPath)) {
+    if (!cur) return nullptr;
+    cur = child(*cur, s.name);
+  }
+  return cur;
+}
+
+SpringNode springTreeFromYaml(const YAML::Node &doc, const ExtractContext &cx) { return convert(doc, cx); }
+
+SpringNode springTreeFromProperties(const SourceFile &src) {
+  SpringNode root;
+  root.kind = SpringNode::Kind::Map;
+  root.properties = true;
+  for (const PropertyEntry &e : readProperties(src)) {
+    auto steps = splitKey(e.key);
+    if (steps.empty()) continue;
+    SpringNode *cur = &root;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      bool created;
+      SpringNode *next = &stepInto(*cur, steps[i], &created);
+      if (created || !next->keyWhere.known()) {
+        next->keyWhere = e.keyWhere;
+        next->where = e.keyWhere;
+      }
+      next->properties = true;
+      next->path = e.key.substr(0, steps[i].end);
+      next->insertAfterLine0 = std::max(next->insertAfterLine0, e.lastLine0);
+      cur = next;
+    }
+    cur->kind = SpringNode::Kind::Scalar;
+    cur->children.clear();
+    cur->scalar = e.value;
+    cur->where = e.valueWhere;
+    cur->keyWhere = e.keyWhere;
+    cur->line0 = e.line0;
+    cur->col0 = e.valueCol0;
+    cur->singleLine = e.singleLine && !e.escaped;
+  }
+  return root;
+}
+
+bool yamlHasPath(const YAML::Node &doc, std::string_view dottedPath) {
+  std::vector<std::string> want;
+  for (const Step &s : splitKey(dottedPath)) want.push_back(relaxedName(s.name));
+  // Breadth-limited walk: match key segments against the remaining path.
+  struct Item { YAML::Node node; size_t matched; };
+  std::vector<Item> stack{{doc, 0}};
+  while (!stack.empty()) {
+    Item item = stack.back();
+    stack.pop_back();
+    if (!item.node.IsMap()) continue;
+    for (auto it = item.node.begin(); it != item.node.end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      size_t m = item.matched;
+      bool ok = true;
+      for (const Step &s : splitKey(it->first.Scalar())) {
+        if (m == want.size()) break;
+        if (s.index || relaxedName(s.name) != want[m]) { ok = false; break; }
+        ++m;
+      }
+      if (!ok) continue;
+      if (m == want.size()) return true;
+      stack.push_back({it->second, m});
+    }
+  }
+  return false;
+}
+
+std::vector<SpringItem> listItems(const ExtractContext &cx, const SpringNode &n, std::string_view what) {
+  std::vector<SpringItem> out;
+  if (n.isMap()) throw TypeError(n.where, std::string(what) + " must be a list, not a map");
+  if (n.isList()) {
+    for (const auto &item : n.children) {
+      if (item.kind == SpringNode::Kind::Null) continue;
+      if (!item.isScalar()) throw TypeError(item.where, std::string(what) + " entries must be names, not " + shown(item));
+      for (auto sub : listItems(cx, item, what)) out.push_back(sub);
+    }
+    return out;
+  }
+  if (!n.isScalar()) return out;
+  // Spring converts a comma-separated string to a list.
+  size_t pos = 0;
+  const std::string &v = n.scalar;
+  while (pos <= v.size()) {
+    size_t comma = v.find(',', pos);
+    if (comma == std::string::npos) comma = v.size();
+    std::string raw = v.substr(pos, comma - pos);
+    std::string tok = trim(raw);
+    if (!tok.empty()) {
+      size_t lead = raw.find_first_not_of(" \t");
+      Span where = n.where;
+      if (n.singleLine && n.line0 >= 0) where = cx.src.tokenSpan(n.line0, n.col0, pos + lead, tok.size());
+      out.push_back(SpringItem{tok, where, &n});
+    }
+    pos = comma + 1;
+  }
+  return out;
+}
+
+std::string springString(const SpringNode &n, std::string_view what) {
+  if (!n.isScalar()) throw TypeError(n.where, std::string(what) + " must be a string, not " + shown(n));
+  return n.scalar;
+}
+
+long long springInt(const SpringNode &n, std::string_view what) {
+  auto bad = [&] { return TypeError(n.where, std::string(what) + " must be an integer, not " + shown(n)); };
+  if (!n.isScalar()) throw bad();
+  std::string s = trim(n.scalar);
+  if (s.empty()) throw bad();
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (!end || *end != '\0' || errno != 0) throw bad();
+  return v;
+}
+
+double springNumber(const SpringNode &n, std::string_view what) {
+  auto bad = [&] { return TypeError(n.where, std::string(what) + " must be a number, not " + shown(n)); };
+  if (!n.isScalar()) throw bad();
+  std::string s = trim(n.scalar);
+  errno = 0;
+  char *end = nullptr;
+  double d = std::strtod(s.c_str(), &end);
+  if (s.empty() || !end || *end != '\0' || errno != 0 || !std::isfinite(d)) throw bad();
+  return d;
+}
+
+bool springBool(const SpringNode &n, std::string_view what) {
+  // Spring's StringToBooleanConverter: true/on/yes/1 and false/off/no/0, any case.
+  if (n.isScalar()) {
+    std::string s = relaxedName(trim(n.scalar));
+    if (s == "true" || s == "on" || s == "yes" || s == "1") return true;
+    if (s == "false" || s == "off" || s == "no" || s == "0") return false;
+  }
+  throw TypeError(n.where, std::string(what) + " must be true or false, not " + shown(n));
+}
+
+std::optional<TextEdit> addEntry(const SourceFile &src, const SpringNode &n, std::string_view name, std::string_view value) {
+  if (n.insertAfterLine0 < 0) return std::nullopt;
+  if (n.properties) {
+    if (n.path.empty()) return std::nullopt;
+    return src.insertLineAfter(n.insertAfterLine0, n.path + "." + std::string(name) + "=" + std::string(value));
+  }
+  return src.insertLineAfter(n.insertAfterLine0, n.childIndent + std::string(name) + ": " + std::string(value));
+}
+
+} // namespace retrylint
+
+namespace retrylint {
+
+void extractSpringTree(const SpringNode &root, ExtractContext &cx) {
+  auto note = [&](std::string_view format) {
+    if (std::find(cx.model.formats.begin(), cx.model.formats.end(), format) == cx.model.formats.end())
+      cx.model.formats.emplace_back(format);
+  };
+  if (hasResilience4jRetry(root)) {
+    note("resilience4j");
+    try {
+      resilience4jFromTree(root, cx);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+  }
+  if (hasGatewayRetry(root)) {
+    note("spring-cloud-gateway");
+    try {
+      springGatewayFromTree(root, cx);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+  }
+}
+
+bool recogniseSpringProperties(const SourceFile &src) {
+  // The syntax is told by the extension (as .json is); the dialect by content.
+  const std::string &p = src.path();
+  if (p.size() < 11 || relaxedName(p.substr(p.size() - 11)) != ".properties") return false;
+  const std::string &t = src.text();
+  return t.find("resilience4j.retry.") != std::string::npos ||
+         (t.find("spring.cloud.gateway.") != std::string::npos && t.find("Retry") != std::string::npos);
+}
+
+void extractSpringProperties(const SourceFile &src, ExtractContext &cx) {
+  extractSpringTree(springTreeFromProperties(src), cx);
+}
+
+} // namespace retrylint
