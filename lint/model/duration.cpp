@@ -140,6 +140,8 @@ std::optional<Duration> parseArgoDuration(std::string_view text, std::string *er
   auto d = parseGoDuration(text, &err);
   if (!d && error) *error = "'" + std::string(text) + "' is not a duration (a whole number of seconds such as \"10\", or a number with a unit such as \"2m\")";
   return d;
+}
+
 std::optional<Duration> parseGatewayDuration(std::string_view text, std::string *error) {
   auto fail = [&](const std::string &why) -> std::optional<Duration> {
     if (error) *error = "'" + std::string(text) + "' is not a Gateway API duration (" + why + ")";
@@ -167,6 +169,8 @@ std::optional<Duration> parseGatewayDuration(std::string_view text, std::string 
     total += n * scale;
   }
   return Duration{total};
+}
+
 namespace {
 std::string lower(std::string_view s) {
   std::string out(s);
