@@ -5,7 +5,8 @@
 namespace retrylint {
 
 const std::vector<Extractor> &extractors() {
-  static const std::vector<Extractor> all = {istioExtractor(), grpcServiceConfigExtractor()};
+  static const std::vector<Extractor> all = {istioExtractor(), grpcServiceConfigExtractor(), awsSharedConfigExtractor(),
+                                                stepFunctionsExtractor()};
   return all;
 }
 
