@@ -39,6 +39,8 @@ const Extractor &linkerdExtractor();
 const Extractor &resilience4jExtractor();
 const Extractor &springGatewayExtractor();
 const Extractor &dotnetResilienceExtractor();
+const Extractor &awsSharedConfigExtractor();
+const Extractor &stepFunctionsExtractor();
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);

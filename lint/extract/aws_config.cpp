@@ -1,0 +1,222 @@
+// AWS shared config file (~/.aws/config, also `credentials`): per-profile `retry_mode` and
+// `max_attempts`.
+//
+// Field facts: AWS SDKs and Tools Reference Guide, "Retry behavior"
+// (https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html);
+// the AWS SDK for C++ (aws/aws-sdk-cpp src/aws-cpp-sdk-core: ClientConfiguration.cpp
+// InitRetryStrategy, DefaultRetryStrategy.h, StandardRetryStrategy, RetryQuotaContainer).
+// See shared/spec/formats.md §5 and doctrine.md.
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
+#include "lint/extract/extractors.h"
+#include "lint/extract/ini.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "aws-shared-config";
+
+// Standard and adaptive modes make 3 attempts unless max_attempts is set (SDKs and Tools
+// Reference Guide, "Retry behavior": "The default maximum number of attempts with this mode is three").
+constexpr int kStandardAttempts = 3;
+constexpr const char *kStandardAttemptsSource =
+    "AWS SDK default in standard/adaptive mode: 3 attempts (AWS SDKs and Tools Reference Guide, retry behavior)";
+// With retry_mode unset the mode is SDK-specific; current SDKs (and all with AWS_NEW_RETRIES_2026)
+// use standard, so 3 attempts. The AWS SDK for C++ is the exception: InitRetryStrategy() falls back
+// to DefaultRetryStrategy (10 retries) for anything but "standard"/"adaptive".
+constexpr const char *kUnsetModeSource =
+    "AWS SDK default with no retry_mode: standard mode, 3 attempts, in current SDKs (AWS SDKs and Tools Reference "
+    "Guide, retry behavior); the AWS SDK for C++ falls back to its legacy DefaultRetryStrategy, 11 attempts "
+    "(aws-sdk-cpp ClientConfiguration.cpp InitRetryStrategy)";
+// Legacy mode: attempts are SDK-specific. The AWS SDK for C++'s DefaultRetryStrategy(maxRetries = 10):
+// 11 attempts (aws-sdk-cpp include/aws/core/client/DefaultRetryStrategy.h). Java v2 legacy: 4 attempts
+// (RetryMode.LEGACY, "up to 3 retries"); botocore legacy: 5 attempts.
+constexpr int kCppLegacyAttempts = 11;
+constexpr const char *kLegacyAttemptsSource =
+    "AWS SDK for C++ legacy mode: DefaultRetryStrategy, 10 retries = 11 attempts (aws-sdk-cpp DefaultRetryStrategy.h); "
+    "other SDKs differ in legacy mode (Java 4, Python 5 attempts)";
+// Standard mode backoff: delay = random(0, 1) x base x 2^retry, capped at 20 s; base 1 s
+// (SDKs and Tools Reference Guide, standard mode; aws-sdk-cpp StandardRetryStrategy:
+// min(rand()%1000 * 2^n ms, 20000 ms)). The 2026 revision uses 50 ms for transient errors.
+constexpr double kStandardBaseSeconds = 1.0;
+constexpr double kStandardCapSeconds = 20.0;
+constexpr const char *kStandardBackoffSource =
+    "AWS standard retry mode: fully jittered exponential backoff, base 1 s, capped at 20 s (AWS SDKs and Tools "
+    "Reference Guide, retry behavior; aws-sdk-cpp StandardRetryStrategy)";
+// Standard/adaptive retry quota: a 500-token bucket (aws-sdk-cpp DefaultRetryQuotaContainer; doctrine.md).
+constexpr const char *kQuotaSource =
+    "AWS standard/adaptive retry quota: a 500-token bucket that stops retries when empty (aws-sdk-cpp "
+    "DefaultRetryQuotaContainer)";
+
+// Keys that only AWS's config and credentials files use; with `[default]` or `[services …]`
+// one of them must be present for the file to be claimed.
+bool isAwsKey(std::string_view k) {
+  static const char *const keys[] = {
+      "region", "output", "max_attempts", "retry_mode", "aws_access_key_id", "aws_secret_access_key",
+      "aws_session_token", "role_arn", "source_profile", "credential_source", "credential_process",
+      "sso_session", "sso_start_url", "sso_region", "sso_account_id", "sso_role_name", "sso_registration_scopes",
+      "endpoint_url", "ca_bundle", "duration_seconds", "external_id", "mfa_serial", "role_session_name",
+      "web_identity_token_file", "defaults_mode", "use_fips_endpoint", "use_dualstack_endpoint", "cli_pager",
+      "services", "sts_regional_endpoints", "metadata_service_timeout", "metadata_service_num_attempts",
+      "ignore_configured_endpoint_urls"};
+  for (const char *key : keys)
+    if (k == key) return true;
+  return false;
+}
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// Recognised by content: the first setting-bearing line is a section header, and a section is
+// `[profile …]` / `[sso-session …]`, or `[default]` / `[services …]` next to an AWS key.
+bool recogniseText(const SourceFile &src) {
+  bool distinctive = false, generic = false, awsKey = false, first = true;
+  for (int l = 0; l < src.lineCount(); ++l) {
+    std::string_view ln = trimmed(src.line(l));
+    if (ln.empty() || ln[0] == '#' || ln[0] == ';') continue;
+    if (ln[0] == '[') {
+      size_t close = ln.find(']');
+      if (close == std::string_view::npos) continue;
+      std::string_view name = trimmed(ln.substr(1, close - 1));
+      if (name.rfind("profile ", 0) == 0 || name.rfind("sso-session ", 0) == 0) distinctive = true;
+      if (name == "default" || name.rfind("services ", 0) == 0) generic = true;
+    } else {
+      if (first) return false; // INI files start with a section; YAML, JSON and C++ do not
+      size_t eq = ln.find('=');
+      if (eq != std::string_view::npos && isAwsKey(lower(trimmed(ln.substr(0, eq))))) awsKey = true;
+    }
+    first = false;
+  }
+  return distinctive || (generic && awsKey);
+}
+
+bool isCredentialsFile(const std::string &path) {
+  size_t slash = path.find_last_of("/\\");
+  return path.substr(slash == std::string::npos ? 0 : slash + 1) == "credentials";
+}
+
+void setStandardBackoff(RetryPolicy &p, const Span &where) {
+  Backoff &b = p.backoff;
+  b.growth = builtIn(Growth::Exponential, where, kStandardBackoffSource);
+  b.initial = builtIn(std::optional<Duration>(Duration::s(kStandardBaseSeconds)), where, kStandardBackoffSource);
+  b.multiplier = builtIn(2.0, where, kStandardBackoffSource);
+  b.cap = builtIn(std::optional<Duration>(Duration::s(kStandardCapSeconds)), where, kStandardBackoffSource);
+  b.jitter = builtIn(Jitter::Full, where, kStandardBackoffSource);
+  b.description = "the AWS SDKs' standard backoff (jittered, 20 s cap)";
+}
+
+void extractProfile(ExtractContext &cx, const IniSection &s, std::string profile, bool credentials) {
+  const SourceFile &src = cx.src;
+  const IniEntry *mode = s.find("retry_mode");
+  const IniEntry *attempts = s.find("max_attempts");
+  if (credentials && !mode && !attempts) return; // credentials files hold no retry settings
+
+  RetryPolicy p;
+  p.format = std::string(kFormat);
+  p.component = "AWS profile " + profile;
+  p.anchor = "profile/" + profile;
+  p.where = sectionSpan(src, s);
+  p.attempts_field = "max_attempts";
+  p.attempts_count_retries = false;
+  p.budget_field = "retry_mode = standard (retry quota)";
+  // Timeouts are client settings in code (ClientConfiguration.requestTimeoutMs), not in this file.
+  p.per_try_timeout.origin = Origin::Unknown;
+  p.overall_deadline.origin = Origin::Unknown;
+  p.budget.origin = Origin::Unknown;
+  p.adaptive_rate_limit = defaulted(false, p.where, "");
+
+  // retry_mode
+  enum class Mode { Unset, Legacy, Standard, Adaptive, Invalid } m = Mode::Unset;
+  Span modeWhere = p.where;
+  if (mode) {
+    modeWhere = valueSpan(src, *mode);
+    if (mode->value == "legacy") m = Mode::Legacy;
+    else if (mode->value == "standard") m = Mode::Standard;
+    else if (mode->value == "adaptive") m = Mode::Adaptive;
+    else {
+      m = Mode::Invalid;
+      std::string l = lower(mode->value);
+      std::string hint = (l == "legacy" || l == "standard" || l == "adaptive")
+                             ? "; write '" + l + "': the AWS SDK for C++ compares case-sensitively and otherwise falls back to its legacy DefaultRetryStrategy (10 retries)"
+                             : ": SDKs that validate it (aws-sdk-go-v2, botocore) fail to load the profile, and the AWS SDK for C++ silently falls back to its legacy DefaultRetryStrategy (10 retries)";
+      cx.problem(modeWhere, "retry_mode '" + mode->value + "' is not legacy, standard or adaptive" + hint, p.anchor + "/retry_mode");
+    }
+  }
+
+  // max_attempts: total attempts, the first included; a whole number > 0.
+  if (attempts) {
+    Span where = valueSpan(src, *attempts);
+    const std::string &v = attempts->value;
+    errno = 0;
+    char *end = nullptr;
+    long long n = v.empty() ? 0 : std::strtoll(v.c_str(), &end, 10);
+    bool isInt = !v.empty() && end && *end == '\0' && errno == 0;
+    if (!isInt || n < 1) {
+      std::string runtime = isInt ? "the AWS SDKs require a number greater than 0 (1 = no retries); the AWS SDK for C++ reads 0 as no retries, other SDKs reject the profile"
+                                  : "aws-sdk-go-v2 and botocore fail to load the profile, and the AWS SDK for C++ ignores it and uses its default";
+      cx.problem(where, "max_attempts '" + v + "' is not a whole number greater than 0 (it counts attempts, the first included): " + runtime,
+                 p.anchor + "/max_attempts");
+      p.max_attempts.origin = Origin::Unknown;
+    } else {
+      p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(n, 1'000'000))), where);
+    }
+  } else if (m == Mode::Standard || m == Mode::Adaptive) {
+    p.max_attempts = defaulted(std::optional<int>(kStandardAttempts), modeWhere, kStandardAttemptsSource);
+  } else if (m == Mode::Legacy) {
+    p.max_attempts = defaulted(std::optional<int>(kCppLegacyAttempts), modeWhere, kLegacyAttemptsSource);
+  } else if (m == Mode::Unset) {
+    p.max_attempts = defaulted(std::optional<int>(kStandardAttempts), p.where, kUnsetModeSource);
+  } else {
+    p.max_attempts.origin = Origin::Unknown; // an invalid mode: what runs depends on the SDK
+  }
+
+  if (m == Mode::Standard || m == Mode::Adaptive) {
+    setStandardBackoff(p, modeWhere);
+    p.budget = builtIn(true, modeWhere, kQuotaSource);
+  }
+  // Legacy and unset modes: backoff and quota are SDK-specific (C++ legacy: no jitter, no cap, no
+  // quota; Java legacy: jittered with a token bucket). The model leaves them Unknown.
+  if (m == Mode::Adaptive) p.adaptive_rate_limit = written(true, modeWhere);
+
+  p.implicit = !mode && !attempts;
+  cx.model.policies.push_back(std::move(p));
+}
+
+void extractText(const SourceFile &src, ExtractContext &cx) {
+  IniFile f;
+  try {
+    f = parseIni(src);
+  } catch (const IniError &e) {
+    throw TypeError(Span{src.path(), e.line0 + 1, e.col0 + 1, e.line0 + 1, e.col0 + 2}, std::string("invalid INI: ") + e.what());
+  }
+  const bool credentials = isCredentialsFile(src.path());
+  for (const IniSection &s : f.sections) {
+    std::string profile;
+    if (s.name == "default") profile = "default";
+    else if (s.name.rfind("profile ", 0) == 0) profile = std::string(trimmed(std::string_view(s.name).substr(8)));
+    else if (credentials && s.name.find(' ') == std::string::npos) profile = s.name;
+    else continue; // [sso-session …], [services …]: no retry settings
+    extractProfile(cx, s, profile, credentials);
+  }
+}
+
+} // namespace
+
+const Extractor &awsSharedConfigExtractor() {
+  static const Extractor e{kFormat, nullptr, nullptr, {}, recogniseText, extractText};
+  return e;
+}
+
+} // namespace retrylint

@@ -1,0 +1,595 @@
+// AWS Step Functions, Amazon States Language: `Retry` arrays on Task, Parallel and Map states,
+// at any depth (Parallel Branches[], Map Iterator / ItemProcessor), in plain ASL JSON or YAML,
+// SAM `AWS::Serverless::StateMachine` Definition, CloudFormation `AWS::StepFunctions::StateMachine`
+// Definition / DefinitionString (a literal JSON string, also under !Sub), and the Serverless
+// Framework's `stepFunctions.stateMachines.*.definition`.
+//
+// Field facts: the States Language specification (states-language.net), AWS Step Functions
+// Developer Guide "Handling errors in Step Functions workflows" (concepts-error-handling) and
+// "Using timeouts to avoid stuck executions" (sfn-stuck-execution), the JSON schema in
+// aws/amazon-states-language-service src/json-schema/partial/common.json ($defs.retry).
+// See shared/spec/formats.md §6.
+#include <algorithm>
+#include <cmath>
+
+#include "lint/extract/extractors.h"
+
+namespace retrylint {
+namespace {
+
+constexpr std::string_view kFormat = "aws-step-functions";
+
+// Retrier defaults (ASL spec "Retrying after error"; Developer Guide, error handling;
+// amazon-states-language-service common.json $defs.retry).
+constexpr int kDefaultMaxAttempts = 3; // counts retries: 3 retries + the first try = 4 attempts
+constexpr const char *kMaxAttemptsSource =
+    "Step Functions default MaxAttempts 3: 3 retries + the first try = 4 attempts (States Language spec; "
+    "Step Functions Developer Guide, error handling)";
+constexpr int kDefaultIntervalSeconds = 1;
+constexpr const char *kIntervalSource = "Step Functions default IntervalSeconds 1 (States Language spec)";
+constexpr double kDefaultBackoffRate = 2.0;
+constexpr const char *kBackoffRateSource = "Step Functions default BackoffRate 2.0 (States Language spec)";
+constexpr const char *kNoCapSource =
+    "Step Functions: without MaxDelaySeconds the wait is not capped (Developer Guide, error handling; "
+    "amazon-states-language-service common.json)";
+constexpr const char *kNoJitterSource =
+    "Step Functions default JitterStrategy NONE (Developer Guide, error handling; "
+    "amazon-states-language-service common.json)";
+// Limits from amazon-states-language-service common.json ($defs.retry, $defs.seconds).
+constexpr long long kMaxSecondsValue = 99'999'999;
+constexpr long long kMaxDelayLimit = 31'622'400;
+// A Task without TimeoutSeconds runs until the worker answers (Developer Guide, "Using timeouts to
+// avoid stuck executions": an activity or callback task with no TimeoutSeconds can be stuck forever;
+// the service limit is 99999999 s).
+constexpr const char *kNoTaskTimeoutSource =
+    "Step Functions: a Task with no TimeoutSeconds or HeartbeatSeconds waits for its activity worker or task "
+    "token until the 99999999 s service limit (Developer Guide, sfn-stuck-execution)";
+// The cap the fix proposes: 10x the interval, at least the 20 s the AWS SDKs cap at.
+constexpr long long kFixCapMinSeconds = 20;
+
+constexpr int kMaxDepth = 64;
+
+bool isAsl(const YAML::Node &n) {
+  auto start = get(n, "StartAt");
+  auto states = get(n, "States");
+  return start && start->IsScalar() && states && states->IsMap();
+}
+
+bool isStateMachineResource(const YAML::Node &r) {
+  auto type = get(r, "Type");
+  return type && type->IsScalar() &&
+         (type->Scalar() == "AWS::StepFunctions::StateMachine" || type->Scalar() == "AWS::Serverless::StateMachine");
+}
+
+// CloudFormation/SAM resources: `Resources.*`, or the top level of a template excerpt.
+std::vector<std::pair<std::string, YAML::Node>> stateMachineResources(const YAML::Node &doc) {
+  std::vector<std::pair<std::string, YAML::Node>> out;
+  if (!doc.IsMap()) return out;
+  for (auto it = doc.begin(); it != doc.end(); ++it)
+    if (it->first.IsScalar() && isStateMachineResource(it->second)) out.emplace_back(it->first.Scalar(), it->second);
+  if (auto res = get(doc, "Resources"); res && res->IsMap())
+    for (auto it = res->begin(); it != res->end(); ++it)
+      if (it->first.IsScalar() && isStateMachineResource(it->second)) out.emplace_back(it->first.Scalar(), it->second);
+  return out;
+}
+
+std::optional<YAML::Node> serverlessMachines(const YAML::Node &doc) {
+  auto sf = get(doc, "stepFunctions");
+  if (!sf) return std::nullopt;
+  auto sm = get(*sf, "stateMachines");
+  if (!sm || !sm->IsMap()) return std::nullopt;
+  return sm;
+}
+
+struct Machine {
+  std::string anchor;                   // "StateMachine/Name"
+  std::string label;                    // "state machine Name" or ""
+  std::optional<Duration> timeout;      // top-level TimeoutSeconds
+  Span timeoutWhere;
+};
+
+// --- fixes: add a field to a retrier in the file's own syntax ---------------------------------
+
+std::string keyValue(bool json, std::string_view key, std::string_view value, bool quoteValue) {
+  std::string v = quoteValue && json ? "\"" + std::string(value) + "\"" : std::string(value);
+  return json ? "\"" + std::string(key) + "\": " + v : std::string(key) + ": " + v;
+}
+
+// Where to add `key: value` to the map `retrier`, keeping its style: a line after the last
+// single-line scalar member (block YAML), or `, key: value` / `,\n  "key": value` after it (flow
+// YAML, JSON). nullopt when no member is a plain single-line value to anchor on.
+std::optional<TextEdit> addField(const ExtractContext &cx, const YAML::Node &retrier, std::string_view key,
+                                 std::string_view value, bool quoteValue) {
+  const SourceFile &src = cx.src;
+  const YAML::Node *anchorKey = nullptr, *anchorValue = nullptr;
+  for (auto it = retrier.begin(); it != retrier.end(); ++it) {
+    if (!it->first.IsScalar() || it->first.Mark().is_null()) continue;
+    const YAML::Node &v = it->second;
+    if (v.IsScalar() && !v.Mark().is_null() && v.Mark().line == it->first.Mark().line) {
+      anchorKey = &it->first;
+      anchorValue = &it->second;
+    }
+  }
+  if (!anchorKey) return std::nullopt;
+  const bool json = isQuoted(*anchorKey);
+  const int keyLine = anchorKey->Mark().line, keyCol = anchorKey->Mark().column;
+  std::string kv = keyValue(json, key, value, quoteValue);
+  if (retrier.Style() == YAML::EmitterStyle::Flow) {
+    Span v = cx.span(*anchorValue);
+    Span at{src.path(), v.end_line, v.end_column, v.end_line, v.end_column};
+    bool oneLine = retrier.Mark().line == keyLine;
+    return src.replace(at, oneLine ? ", " + kv : ",\n" + std::string(keyCol, ' ') + kv);
+  }
+  return src.insertLineAfter(keyLine, std::string(keyCol, ' ') + kv);
+}
+
+// --- one retrier -----------------------------------------------------------------------------
+
+struct StateInfo {
+  std::string name, type, path; // path: "States/A/Branches[0]/States/B"
+  const YAML::Node *node;
+};
+
+// A field that is written with a value. `null` stands for a !Sub placeholder (see
+// blankPlaceholders) or an explicit null: its value is unknown, and the caller treats it so.
+std::optional<YAML::Node> valueOf(const YAML::Node &map, std::string_view key, bool &unknown) {
+  auto n = get(map, key);
+  unknown = n && isNull(*n);
+  if (!n || unknown) return std::nullopt;
+  return n;
+}
+
+std::optional<long long> readSeconds(ExtractContext &cx, const YAML::Node &r, const char *field, long long lo,
+                                     long long hi, const std::string &anchor, const std::string &rule) {
+  auto n = get(r, field);
+  if (!n || isNull(*n)) return std::nullopt;
+  long long v = requireInt(cx, *n, field, false);
+  if (v < lo || v > hi) {
+    cx.problem(cx.span(*n), std::string(field) + " " + n->Scalar() + " " + rule, anchor + "/" + field);
+    return std::nullopt;
+  }
+  return v;
+}
+
+void extractRetrier(ExtractContext &cx, const YAML::Node &r, size_t idx, size_t count, const StateInfo &st,
+                    const Machine &m) {
+  std::string field = st.path + ".Retry[" + std::to_string(idx) + "]";
+  requireMap(cx, r, "Retry[" + std::to_string(idx) + "]");
+  RetryPolicy p;
+  p.format = std::string(kFormat);
+  p.anchor = m.anchor + "/" + st.path + "/Retry[" + std::to_string(idx) + "]";
+  p.component = "state '" + st.name + "' Retry[" + std::to_string(idx) + "]" + (m.label.empty() ? "" : " in " + m.label);
+  p.where = cx.span(r);
+  p.attempts_field = "MaxAttempts";
+  p.attempts_count_retries = true;
+  p.per_try_field = "TimeoutSeconds";
+  p.deadline_name = "state machine TimeoutSeconds";
+  // Step Functions has no retry budget: nothing to set, so RL303 has nothing to ask for.
+  p.budget.origin = Origin::NotApplicable;
+
+  // ErrorEquals: required, non-empty; States.ALL alone and only in the last retrier.
+  auto errors = get(r, "ErrorEquals");
+  if (!errors) {
+    cx.problem(p.where, field + " has no ErrorEquals, which is required: Step Functions rejects the state machine", p.anchor + "/ErrorEquals");
+    return;
+  }
+  requireSequence(cx, *errors, field + ".ErrorEquals");
+  if (errors->size() == 0) {
+    cx.problem(cx.span(*errors), field + ".ErrorEquals is empty: Step Functions rejects the state machine", p.anchor + "/ErrorEquals");
+    return;
+  }
+  for (const auto &e : *errors) {
+    std::string name = requireString(cx, e, field + ".ErrorEquals entry");
+    Condition c;
+    c.kind = Condition::Kind::ErrorName;
+    c.text = name;
+    c.where = cx.span(e);
+    // States.ALL matches every error; States.TaskFailed every task error except States.Timeout
+    // (formats.md §6, §12.2): both are blanket conditions.
+    c.catch_all = name == "States.ALL" || name == "States.TaskFailed";
+    if (name == "States.Timeout" || name == "States.HeartbeatTimeout") {
+      c.may_have_been_processed = true;
+      c.why_processed = name + " retries a task that timed out, which may have done its work";
+    }
+    if (name == "States.ALL" && errors->size() > 1)
+      cx.problem(c.where, "States.ALL must be the only name in its ErrorEquals: Step Functions rejects the state machine", p.anchor + "/States.ALL");
+    else if (name == "States.ALL" && idx + 1 != count)
+      cx.problem(c.where, "States.ALL must be in the last retrier (this is Retry[" + std::to_string(idx) + "] of " + std::to_string(count) + "): Step Functions rejects the state machine",
+                 p.anchor + "/States.ALL");
+    p.retry_on.push_back(std::move(c));
+  }
+
+  // MaxAttempts counts retries: total attempts = MaxAttempts + 1; 0 = never retry these errors.
+  bool unknown = false;
+  if (auto n = valueOf(r, "MaxAttempts", unknown)) {
+    long long v = requireInt(cx, *n, field + ".MaxAttempts", false);
+    if (v < 0 || v > kMaxSecondsValue) {
+      cx.problem(cx.span(*n), field + ".MaxAttempts " + n->Scalar() + " must be between 0 and 99999999: Step Functions rejects the state machine", p.anchor + "/MaxAttempts");
+      return;
+    }
+    if (v == 0) return; // these errors are not retried: no retry policy
+    p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(v, 1'000'000)) + 1), cx.span(*n));
+  } else if (unknown) {
+    p.max_attempts.origin = Origin::Unknown;
+  } else {
+    p.max_attempts = defaulted(std::optional<int>(kDefaultMaxAttempts + 1), p.where, kMaxAttemptsSource);
+  }
+
+  // Backoff: IntervalSeconds x BackoffRate^(retry-1), capped by MaxDelaySeconds, jittered if FULL.
+  Backoff &b = p.backoff;
+  b.description = "the retrier's backoff";
+  bool scheduleKnown = true;
+  auto interval = readSeconds(cx, r, "IntervalSeconds", 1, kMaxSecondsValue, p.anchor,
+                              "must be a whole number of seconds from 1 to 99999999 (States Language spec): Step Functions rejects the state machine");
+  long long intervalSeconds = kDefaultIntervalSeconds;
+  if (auto n = valueOf(r, "IntervalSeconds", unknown)) {
+    if (interval) {
+      intervalSeconds = *interval;
+      b.initial = written(std::optional<Duration>(Duration::s(static_cast<double>(*interval))), cx.span(*n));
+    } else {
+      scheduleKnown = false;
+    }
+  } else if (unknown) {
+    scheduleKnown = false;
+  } else {
+    b.initial = defaulted(std::optional<Duration>(Duration::s(kDefaultIntervalSeconds)), p.where, kIntervalSource);
+  }
+
+  if (auto n = valueOf(r, "BackoffRate", unknown)) {
+    double rate = requireNumber(cx, *n, field + ".BackoffRate", false);
+    if (rate < 1.0) {
+      cx.problem(cx.span(*n), field + ".BackoffRate " + n->Scalar() + " must be at least 1.0: Step Functions rejects the state machine", p.anchor + "/BackoffRate");
+      scheduleKnown = false;
+    } else {
+      b.multiplier = written(rate, cx.span(*n));
+      b.growth = written(rate == 1.0 ? Growth::Constant : Growth::Exponential, cx.span(*n));
+    }
+  } else if (unknown) {
+    scheduleKnown = false;
+  } else {
+    b.multiplier = defaulted(kDefaultBackoffRate, p.where, kBackoffRateSource);
+    b.growth = defaulted(Growth::Exponential, p.where, kBackoffRateSource);
+  }
+  if (!scheduleKnown) b.growth.origin = Origin::Unknown;
+
+  if (auto n = valueOf(r, "MaxDelaySeconds", unknown)) {
+    auto v = readSeconds(cx, r, "MaxDelaySeconds", 1, kMaxDelayLimit, p.anchor,
+                         "must be a whole number of seconds from 1 to 31622400: Step Functions rejects the state machine");
+    if (v) b.cap = written(std::optional<Duration>(Duration::s(static_cast<double>(*v))), cx.span(*n));
+    else b.cap.origin = Origin::Unknown;
+  } else if (unknown) {
+    b.cap.origin = Origin::Unknown;
+  } else {
+    b.cap = defaulted(std::optional<Duration>(), p.where, kNoCapSource);
+    long long cap = std::max(kFixCapMinSeconds, 10 * intervalSeconds);
+    if (auto edit = addField(cx, r, "MaxDelaySeconds", std::to_string(cap), false))
+      b.cap.fix = Fix{"set MaxDelaySeconds to " + std::to_string(cap), {*edit}};
+  }
+
+  if (auto n = valueOf(r, "JitterStrategy", unknown)) {
+    std::string v = requireString(cx, *n, field + ".JitterStrategy");
+    if (v == "FULL") {
+      b.jitter = written(Jitter::Full, cx.span(*n));
+    } else if (v == "NONE") {
+      b.jitter = written(Jitter::None, cx.span(*n));
+      Span at = cx.span(*n);
+      std::string_view ln = cx.src.line(at.line - 1);
+      std::string q = at.column - 1 < static_cast<int>(ln.size()) && (ln[at.column - 1] == '"' || ln[at.column - 1] == '\'')
+                          ? std::string(1, ln[at.column - 1]) : "";
+      b.jitter.fix = Fix{"set JitterStrategy to FULL", {cx.src.replace(at, q + "FULL" + q)}};
+    } else {
+      cx.problem(cx.span(*n), field + ".JitterStrategy '" + v + "' is not FULL or NONE: Step Functions rejects the state machine", p.anchor + "/JitterStrategy");
+      b.jitter.origin = Origin::Unknown;
+    }
+  } else if (unknown) {
+    b.jitter.origin = Origin::Unknown;
+  } else {
+    b.jitter = defaulted(Jitter::None, p.where, kNoJitterSource);
+    if (auto edit = addField(cx, r, "JitterStrategy", "FULL", true)) b.jitter.fix = Fix{"set JitterStrategy to FULL", {*edit}};
+  }
+
+  // Per-try timeout: a Task's TimeoutSeconds limits each run of the state (a timed-out run raises
+  // States.Timeout, which a retrier can retry). Parallel and Map states have none.
+  if (st.type == "Task") {
+    if (auto n = valueOf(*st.node, "TimeoutSeconds", unknown)) {
+      auto v = readSeconds(cx, *st.node, "TimeoutSeconds", 1, kMaxSecondsValue, p.anchor,
+                           "must be a whole number of seconds from 1 to 99999999: Step Functions rejects the state machine");
+      if (v) p.per_try_timeout = written(std::optional<Duration>(Duration::s(static_cast<double>(*v))), cx.span(*n));
+      else p.per_try_timeout.origin = Origin::Unknown;
+    } else if (unknown) {
+      p.per_try_timeout.origin = Origin::Unknown;
+    } else {
+      std::string resource;
+      if (auto res = get(*st.node, "Resource"); res && res->IsScalar()) resource = res->Scalar();
+      bool waitsForWorker = resource.find(":activity:") != std::string::npos ||
+                            (resource.size() >= 17 && resource.compare(resource.size() - 17, 17, ".waitForTaskToken") == 0);
+      bool bounded = get(*st.node, "TimeoutSecondsPath") || get(*st.node, "HeartbeatSeconds") || get(*st.node, "HeartbeatSecondsPath");
+      // Other tasks end when the called service answers (a Lambda function's own timeout, an API call).
+      if (waitsForWorker && !bounded) p.per_try_timeout = defaulted(std::optional<Duration>(), p.where, kNoTaskTimeoutSource);
+      else p.per_try_timeout.origin = Origin::Unknown;
+    }
+  } else {
+    p.per_try_timeout.origin = Origin::NotApplicable;
+  }
+  if (m.timeout) p.overall_deadline = written(m.timeout, m.timeoutWhere);
+  else p.overall_deadline.origin = Origin::Unknown;
+
+  cx.model.policies.push_back(std::move(p));
+}
+
+// --- states, at any depth --------------------------------------------------------------------
+
+void extractStates(ExtractContext &cx, const YAML::Node &states, const std::string &path, const Machine &m, int depth);
+
+void extractState(ExtractContext &cx, const std::string &name, const YAML::Node &state, const std::string &path,
+                  const Machine &m, int depth) {
+  requireMap(cx, state, path);
+  std::string type;
+  if (auto t = get(state, "Type"); t && t->IsScalar()) type = t->Scalar();
+  StateInfo st{name, type, path, &state};
+
+  if (auto retry = get(state, "Retry"); retry && !isNull(*retry)) {
+    if (type != "Task" && type != "Parallel" && type != "Map") {
+      cx.problem(cx.keySpan(state, "Retry"), "Retry on a " + (type.empty() ? std::string("state without Type") : type + " state") +
+                     ": only Task, Parallel and Map states can retry, Step Functions rejects the state machine",
+                 m.anchor + "/" + path + "/Retry");
+    } else {
+      requireSequence(cx, *retry, path + ".Retry");
+      for (size_t i = 0; i < retry->size(); ++i) {
+        try {
+          extractRetrier(cx, (*retry)[i], i, retry->size(), st, m);
+        } catch (const TypeError &e) {
+          cx.error(e);
+        }
+      }
+    }
+  }
+  if (depth >= kMaxDepth) return;
+  if (type == "Parallel") {
+    if (auto branches = get(state, "Branches"); branches && branches->IsSequence()) {
+      for (size_t i = 0; i < branches->size(); ++i) {
+        auto sub = get((*branches)[i], "States");
+        if (sub && sub->IsMap()) extractStates(cx, *sub, path + "/Branches[" + std::to_string(i) + "]/States", m, depth + 1);
+      }
+    }
+  } else if (type == "Map") {
+    for (auto key : {"ItemProcessor", "Iterator"}) {
+      auto proc = get(state, key);
+      if (!proc) continue;
+      auto sub = get(*proc, "States");
+      if (sub && sub->IsMap()) extractStates(cx, *sub, path + "/" + key + "/States", m, depth + 1);
+    }
+  }
+}
+
+void extractStates(ExtractContext &cx, const YAML::Node &states, const std::string &path, const Machine &m, int depth) {
+  for (auto it = states.begin(); it != states.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    try {
+      extractState(cx, it->first.Scalar(), it->second, path + "/" + it->first.Scalar(), m, depth);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+  }
+}
+
+void extractMachine(ExtractContext &cx, const YAML::Node &asl, Machine m) {
+  bool unknown = false;
+  if (auto t = valueOf(asl, "TimeoutSeconds", unknown)) {
+    long long v = requireInt(cx, *t, "TimeoutSeconds", false);
+    if (v >= 1 && v <= kMaxSecondsValue) {
+      m.timeout = Duration::s(static_cast<double>(v));
+      m.timeoutWhere = cx.span(*t);
+    } else {
+      cx.problem(cx.span(*t), "TimeoutSeconds " + t->Scalar() + " must be a whole number of seconds from 1 to 99999999: Step Functions rejects the state machine",
+                 m.anchor + "/TimeoutSeconds");
+    }
+  }
+  extractStates(cx, *get(asl, "States"), "States", m, 0);
+}
+
+// --- DefinitionString: ASL JSON inside a YAML string -------------------------------------------
+
+// Moves spans and edits found in the embedded text to the enclosing file. A literal block keeps
+// the lines: content line i is file line `line0 + i`, shifted right by `indent`. A single-line
+// string found verbatim on its line maps by column. Otherwise every span becomes `fallback`
+// and fixes are dropped (their offsets would be wrong).
+struct Remap {
+  const SourceFile &outer;
+  bool exact = false;
+  int line0 = 0, col0 = 0;
+  Span fallback;
+
+  void span(Span &s) const {
+    if (!s.known()) return;
+    if (!exact) {
+      s = fallback;
+      return;
+    }
+    s.path = outer.path();
+    s.line += line0;
+    s.end_line += line0;
+    s.column += col0;
+    s.end_column += col0;
+  }
+  template <class T> void setting(Setting<T> &st) const {
+    span(st.where);
+    if (!st.fix) return;
+    if (!exact) {
+      st.fix.reset();
+      return;
+    }
+    for (TextEdit &e : st.fix->edits) {
+      span(e.where);
+      e.offset = outer.offsetOf(e.where.line - 1, e.where.column - 1);
+      std::string r;
+      for (char c : e.replacement) r += c == '\n' ? "\n" + std::string(col0, ' ') : std::string(1, c);
+      e.replacement = r;
+    }
+  }
+  void policy(RetryPolicy &p) const {
+    span(p.where);
+    setting(p.max_attempts);
+    setting(p.backoff.growth);
+    setting(p.backoff.initial);
+    setting(p.backoff.multiplier);
+    setting(p.backoff.cap);
+    setting(p.backoff.jitter);
+    for (auto &c : p.retry_on) span(c.where);
+    setting(p.per_try_timeout);
+    setting(p.overall_deadline);
+    setting(p.budget);
+    setting(p.adaptive_rate_limit);
+  }
+};
+
+// Replaces ${Name} placeholders outside JSON strings by `null` padded to the same length, so a
+// !Sub template still parses, keeps its columns, and its substituted values read as unknown.
+std::string blankPlaceholders(std::string text) {
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '$' && i + 1 < text.size() && text[i + 1] == '{') {
+      size_t end = text.find('}', i);
+      if (end == std::string::npos) break;
+      std::string fill = end - i + 1 >= 4 ? "null" : "0";
+      for (size_t j = i; j <= end; ++j) text[j] = j - i < fill.size() ? fill[j - i] : ' ';
+      i = end;
+    }
+  }
+  return text;
+}
+
+void extractDefinitionString(ExtractContext &cx, const YAML::Node &value, Machine m) {
+  // The literal: a plain string, `!Sub "…"`, `Fn::Sub: "…"`, or the first item of `!Sub [ "…", {…} ]`.
+  YAML::Node lit = value;
+  bool sub = value.Tag() == "!Sub";
+  if (value.IsMap()) {
+    auto s = get(value, "Fn::Sub");
+    if (!s) return; // Fn::Join and other functions build the string at deploy time
+    lit = *s;
+    sub = true;
+  }
+  if (lit.IsSequence() && sub && lit.size() > 0) lit = lit[0];
+  if (!lit.IsScalar()) return;
+  if (!sub && !lit.Tag().empty() && lit.Tag() != "!" && lit.Tag() != "?") return; // another intrinsic
+  std::string content = lit.Scalar();
+  const SourceFile &src = cx.src;
+  const YAML::Mark mark = lit.Mark();
+
+  Remap remap{src, false, 0, 0, {}};
+  remap.fallback = cx.span(lit);
+  // Exact mapping: a single-line string found verbatim, or a literal block (`|`) whose lines are
+  // the file's lines minus a common indentation.
+  if (content.find('\n') == std::string::npos) {
+    size_t at = src.line(mark.line).find(content);
+    if (!content.empty() && at != std::string_view::npos) {
+      remap.exact = true;
+      remap.line0 = mark.line;
+      remap.col0 = static_cast<int>(at);
+    }
+  } else if (src.line(mark.line).find('|', mark.column) != std::string_view::npos) {
+    const SourceFile inner("", content);
+    int indent = -1;
+    bool ok = true;
+    for (int i = 0; i < inner.lineCount() && ok; ++i) {
+      std::string_view c = inner.line(i), f = src.line(mark.line + 1 + i);
+      if (c.empty()) continue;
+      if (indent < 0) indent = f.size() >= c.size() ? static_cast<int>(f.size() - c.size()) : -2;
+      ok = indent >= 0 && f.size() == indent + c.size() && f.substr(indent) == c &&
+           f.substr(0, indent).find_first_not_of(' ') == std::string_view::npos;
+    }
+    if (ok && indent >= 0) {
+      remap.exact = true;
+      remap.line0 = mark.line + 1;
+      remap.col0 = indent;
+    }
+  }
+
+  std::string text = sub ? blankPlaceholders(content) : content;
+  std::replace(text.begin(), text.end(), '\t', ' ');
+  YAML::Node asl;
+  try {
+    asl = YAML::Load(text);
+  } catch (const YAML::Exception &e) {
+    if (sub) return; // placeholders may only make sense once substituted
+    Span at = remap.fallback;
+    if (!e.mark.is_null() && remap.exact) {
+      at = Span{src.path(), e.mark.line + 1, e.mark.column + 1, e.mark.line + 1, e.mark.column + 2};
+      remap.span(at);
+    }
+    throw TypeError(at, "DefinitionString is not valid JSON: " + e.msg);
+  }
+  if (!isAsl(asl)) return;
+
+  const SourceFile inner(src.path(), text);
+  FileModel model;
+  std::vector<Diagnostic> errors;
+  ExtractContext icx{inner, model, errors, cx.options};
+  extractMachine(icx, asl, m);
+  for (RetryPolicy &p : model.policies) {
+    remap.policy(p);
+    cx.model.policies.push_back(std::move(p));
+  }
+  for (ConfigProblem &pr : model.problems) {
+    remap.span(pr.where);
+    cx.model.problems.push_back(std::move(pr));
+  }
+  for (Diagnostic &d : errors) {
+    Span s{d.path, d.line, d.column, d.line, d.column + 1};
+    remap.span(s);
+    cx.errors.push_back(Diagnostic{src.path(), s.line, s.column, d.message});
+  }
+}
+
+// --- the document ------------------------------------------------------------------------------
+
+bool recognise(const YAML::Node &doc) {
+  return isAsl(doc) || !stateMachineResources(doc).empty() || serverlessMachines(doc).has_value();
+}
+
+void extract(const YAML::Node &doc, ExtractContext &cx) {
+  if (isAsl(doc)) {
+    extractMachine(cx, doc, Machine{"StateMachine", "", std::nullopt, {}});
+    return;
+  }
+  for (const auto &[name, res] : stateMachineResources(doc)) {
+    try {
+      auto props = get(res, "Properties");
+      if (!props || !props->IsMap()) continue;
+      Machine m{"StateMachine/" + name, "state machine " + name, std::nullopt, {}};
+      if (auto def = get(*props, "Definition"); def && isAsl(*def)) extractMachine(cx, *def, m);
+      else if (auto ds = get(*props, "DefinitionString")) extractDefinitionString(cx, *ds, m);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+  }
+  if (auto sms = serverlessMachines(doc)) {
+    for (auto it = sms->begin(); it != sms->end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      try {
+        auto def = get(it->second, "definition");
+        if (!def || !isAsl(*def)) continue;
+        std::string name = it->first.Scalar();
+        extractMachine(cx, *def, Machine{"StateMachine/" + name, "state machine " + name, std::nullopt, {}});
+      } catch (const TypeError &e) {
+        cx.error(e);
+      }
+    }
+  }
+}
+
+} // namespace
+
+const Extractor &stepFunctionsExtractor() {
+  static const Extractor e{kFormat, recognise, extract,
+                           {"\"StartAt\"", "StartAt:", "AWS::StepFunctions::StateMachine", "AWS::Serverless::StateMachine", "stateMachines"}};
+  return e;
+}
+
+} // namespace retrylint
