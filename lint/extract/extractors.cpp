@@ -5,7 +5,7 @@
 namespace retrylint {
 
 const std::vector<Extractor> &extractors() {
-  static const std::vector<Extractor> all = {istioExtractor(), grpcServiceConfigExtractor()};
+  static const std::vector<Extractor> all = {istioExtractor(), grpcServiceConfigExtractor(), cppExtractor()};
   return all;
 }
 

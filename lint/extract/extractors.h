@@ -28,6 +28,7 @@ const std::vector<Extractor> &extractors();
 // One extractor per dialect (lint/extract/<dialect>.cpp).
 const Extractor &istioExtractor();
 const Extractor &grpcServiceConfigExtractor();
+const Extractor &cppExtractor(); // lint/cpp/driver.cpp
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);
