@@ -79,6 +79,13 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
   for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
     if (isIdent(t[i]) && isSleep(t[i].text) && t.is(i + 1, "(")) { call = i; break; }
   if (call == std::string::npos) {
+    // A helper or macro named like a wait (Backoff(), WaitBeforeRetry(), RETRY_SLEEP()) may sleep.
+    static const std::regex waitish("sleep|backoff|wait|delay|pause", std::regex::icase);
+    for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
+      if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, waitish)) {
+        b.growth.origin = Origin::Unknown;
+        return;
+      }
     b.growth = written(Growth::NoWait, p.where);
     b.jitter.origin = b.cap.origin = Origin::NotApplicable;
     return;
