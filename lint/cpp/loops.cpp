@@ -509,6 +509,8 @@ void analyseLoops(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
     p.anchor = "cpp/" + (fname.empty() ? std::string("-") : fname) + "/loop[" + std::to_string(index) + "]";
     p.where = spanOf(cx, t, kw, kw + 1);
     p.attempt_variable = counter;
+    p.attempts_field = "attempts"; // counted from the loop: total tries, incl. the first
+    p.attempts_count_retries = false;
     p.per_try_timeout.origin = Origin::NotApplicable;
     p.overall_deadline.origin = Origin::NotApplicable;
     p.budget.origin = Origin::NotApplicable;
