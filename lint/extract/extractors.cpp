@@ -9,7 +9,7 @@ const std::vector<Extractor> &extractors() {
       istioExtractor(),         grpcServiceConfigExtractor(), envoyExtractor(),          envoyGatewayExtractor(),
       gatewayApiExtractor(),    linkerdExtractor(),           daprExtractor(),           argoExtractor(),
       otelCollectorExtractor(), kongExtractor(),              resilience4jExtractor(),   springGatewayExtractor(),
-      dotnetResilienceExtractor(), awsSharedConfigExtractor(), stepFunctionsExtractor()};
+      dotnetResilienceExtractor(), awsSharedConfigExtractor(), stepFunctionsExtractor(), cppExtractor()};
   return all;
 }
 

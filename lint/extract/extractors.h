@@ -41,6 +41,7 @@ const Extractor &springGatewayExtractor();
 const Extractor &dotnetResilienceExtractor();
 const Extractor &awsSharedConfigExtractor();
 const Extractor &stepFunctionsExtractor();
+const Extractor &cppExtractor(); // lint/cpp/driver.cpp
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);

@@ -1,0 +1,335 @@
+// The C++ dialect: parse the file's in-memory text with Clang (flags from compile_commands.json
+// with -p, sensible defaults without), collect its loops, and hand them to the loop analysis.
+//
+// Missing headers never stop the analysis: include-not-found errors are suppressed, every error
+// is ignored, and out-of-line member definitions whose class Clang cannot see (it drops their
+// whole body) are parsed a second time with their `Class::` qualifiers blanked — same length, so
+// every offset, line and column stays exact.
+#include <mutex>
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/JSONCompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include "lint/cpp/cpp_frontend.h"
+#include "lint/cpp/driver.h"
+#include "lint/extract/extractors.h"
+
+namespace retrylint {
+namespace cpp {
+namespace {
+
+constexpr std::string_view kFormat = "cpp";
+// Debian's clang 14 resource directory (stddef.h, stdarg.h …), found next to /usr/lib/llvm-14.
+constexpr const char *kResourceDir = "/usr/lib/llvm-14/lib/clang/14.0.6";
+
+struct Collected {
+  FileFacts facts;
+  std::set<size_t> bodies; // offsets of the `{` of every function body Clang kept
+};
+
+class Visitor : public clang::RecursiveASTVisitor<Visitor> {
+public:
+  Visitor(clang::ASTContext &ctx, Collected &out) : sm_(ctx.getSourceManager()), ctx_(ctx), out_(out) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBodies() const { return true; }
+
+  // The main-file offset a statement's first token is spelled at (macro arguments included).
+  std::optional<size_t> mainOffset(clang::SourceLocation loc) {
+    if (loc.isInvalid()) return std::nullopt;
+    if (loc.isMacroID()) loc = sm_.getSpellingLoc(loc);
+    if (!sm_.isWrittenInMainFile(loc)) return std::nullopt;
+    return sm_.getFileOffset(loc);
+  }
+  bool VisitFunctionDecl(clang::FunctionDecl *fd) {
+    if (!fd->doesThisDeclarationHaveABody() || !fd->getBody()) return true;
+    auto b = mainOffset(fd->getBody()->getBeginLoc());
+    auto e = mainOffset(fd->getBody()->getEndLoc());
+    if (b && e) { out_.bodies.insert(*b); fns_.push_back({*b, *e + 1}); }
+    return true;
+  }
+  bool VisitLambdaExpr(clang::LambdaExpr *le) {
+    if (auto *body = le->getBody()) {
+      auto b = mainOffset(body->getBeginLoc());
+      auto e = mainOffset(body->getEndLoc());
+      if (b && e) fns_.push_back({*b, *e + 1});
+    }
+    return true;
+  }
+  void loop(clang::Stmt *s) {
+    if (auto off = mainOffset(s->getBeginLoc())) out_.facts.loops.push_back(LoopSite{*off, 0, 0});
+  }
+  bool VisitForStmt(clang::ForStmt *s) { loop(s); return true; }
+  bool VisitWhileStmt(clang::WhileStmt *s) { loop(s); return true; }
+  bool VisitDoStmt(clang::DoStmt *s) { loop(s); return true; }
+  bool VisitVarDecl(clang::VarDecl *vd) {
+    const clang::Expr *init = vd->getInit();
+    if (!init || !vd->getIdentifier() || !vd->getType()->isIntegralOrEnumerationType()) return true;
+    if (!vd->isConstexpr() && !vd->getType().isConstQualified()) return true;
+    if (init->containsErrors() || init->isValueDependent()) return true;
+    clang::Expr::EvalResult r;
+    if (init->EvaluateAsInt(r, ctx_)) out_.facts.constants[vd->getName().str()] = r.Val.getInt().getExtValue();
+    return true;
+  }
+  // Each loop belongs to the innermost function (or lambda) body around it.
+  void finish() {
+    for (LoopSite &l : out_.facts.loops) {
+      size_t best = SIZE_MAX;
+      for (auto [b, e] : fns_)
+        if (b <= l.keyword_offset && l.keyword_offset < e && e - b < best) {
+          best = e - b;
+          l.fn_begin = b;
+          l.fn_end = e;
+        }
+    }
+  }
+
+private:
+  clang::SourceManager &sm_;
+  clang::ASTContext &ctx_;
+  Collected &out_;
+  std::vector<std::pair<size_t, size_t>> fns_;
+};
+
+class Consumer : public clang::ASTConsumer {
+public:
+  explicit Consumer(Collected &out) : out_(out) {}
+  void Initialize(clang::ASTContext &ctx) override { sm_ = &ctx.getSourceManager(); }
+  // Function bodies in headers are never analysed: skip parsing them.
+  bool shouldSkipFunctionBody(clang::Decl *d) override {
+    return sm_ && !sm_->isWrittenInMainFile(sm_->getExpansionLoc(d->getLocation()));
+  }
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    Visitor v(ctx, out_);
+    v.TraverseDecl(ctx.getTranslationUnitDecl());
+    v.finish();
+  }
+
+private:
+  Collected &out_;
+  clang::SourceManager *sm_ = nullptr;
+};
+
+class Action : public clang::ASTFrontendAction {
+public:
+  explicit Action(Collected &out) : out_(out) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override {
+    return std::make_unique<Consumer>(out_);
+  }
+  bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
+    // A missing header is skipped silently and the rest of the file is parsed.
+    ci.getPreprocessor().SetSuppressIncludeNotFoundError(true);
+    return true;
+  }
+
+private:
+  Collected &out_;
+};
+
+Collected parse(const std::vector<std::string> &args, const std::string &absPath, const std::string &code,
+                const std::string &workdir) {
+  Collected out;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
+  overlay->pushOverlay(memory);
+  if (!workdir.empty()) overlay->setCurrentWorkingDirectory(workdir);
+  memory->addFile(absPath, 0, llvm::MemoryBuffer::getMemBufferCopy(code, absPath));
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), overlay));
+  clang::IgnoringDiagConsumer quiet;
+  auto action = std::make_unique<Action>(out);
+  clang::tooling::ToolInvocation inv(args, std::move(action), files.get());
+  inv.setDiagnosticConsumer(&quiet);
+  inv.run();
+  return out;
+}
+
+// Loaded databases, by directory (a run analyses many files against one database).
+std::shared_ptr<clang::tooling::CompilationDatabase> loadDatabase(const std::string &dir, std::string &error) {
+  static std::mutex mu;
+  static std::map<std::string, std::pair<std::shared_ptr<clang::tooling::CompilationDatabase>, std::string>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(dir);
+  if (it == cache.end()) {
+    std::string err;
+    llvm::SmallString<256> file(dir);
+    llvm::sys::path::append(file, "compile_commands.json");
+    auto db = clang::tooling::JSONCompilationDatabase::loadFromFile(file, err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+    std::shared_ptr<clang::tooling::CompilationDatabase> shared;
+    if (db) shared = clang::tooling::inferMissingCompileCommands(std::move(db));
+    it = cache.emplace(dir, std::make_pair(shared, err)).first;
+  }
+  error = it->second.second;
+  return it->second.first;
+}
+
+bool startsWith(const std::string &s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
+
+} // namespace
+
+std::vector<std::string> dropCodeLoadingFlags(const std::vector<std::string> &in) {
+  auto loads = [](const std::string &a) {
+    return startsWith(a, "-fplugin") || startsWith(a, "-fpass-plugin") || startsWith(a, "-load") ||
+           startsWith(a, "-plugin") || startsWith(a, "-add-plugin") || startsWith(a, "--load") ||
+           startsWith(a, "--plugin");
+  };
+  std::vector<std::string> out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string &a = in[i];
+    if ((a == "-Xclang" || a == "-mllvm") && i + 1 < in.size()) {
+      const std::string &next = in[i + 1];
+      if (loads(next)) {
+        ++i;
+        // `-Xclang -load -Xclang lib.so`, `-Xclang -plugin-arg-x -Xclang v`: the value goes too.
+        bool takesValue = next == "-load" || next == "-plugin" || next == "-add-plugin" || startsWith(next, "-plugin-arg") ||
+                          next == "-fplugin" || next == "-fpass-plugin";
+        if (takesValue && i + 2 < in.size() && in[i + 1] == a) i += 2;
+        continue;
+      }
+      out.push_back(a);
+      out.push_back(next);
+      ++i;
+      continue;
+    }
+    if (startsWith(a, "-Xclang=") || startsWith(a, "-mllvm=")) {
+      if (loads(a.substr(a.find('=') + 1))) continue;
+    }
+    if (loads(a)) {
+      if ((a == "-load" || a == "-fplugin" || a == "-fpass-plugin" || a == "-plugin") && i + 1 < in.size()) ++i;
+      continue;
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+std::vector<std::string> clangArgs(const std::string &absPath, const ExtractOptions &options, std::string &workdir,
+                                   std::string &error) {
+  std::vector<std::string> args{"retrylint-cpp"};
+  bool fromDb = false;
+  if (!options.compile_commands_dir.empty()) {
+    auto db = loadDatabase(options.compile_commands_dir, error);
+    if (db) {
+      auto cmds = db->getCompileCommands(absPath);
+      if (!cmds.empty()) {
+        const auto &cmd = cmds.front();
+        workdir = cmd.Directory;
+        const auto &cl = cmd.CommandLine;
+        for (size_t i = 1; i < cl.size(); ++i) {
+          const std::string &a = cl[i];
+          if (a == "-c" || a == "-fsyntax-only" || a == "--") continue;
+          if ((a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ") && i + 1 < cl.size()) { ++i; continue; }
+          if (a == "-M" || a == "-MD" || a == "-MMD" || a == "-MP" || startsWith(a, "-o")) continue;
+          if (a == cmd.Filename || (!a.empty() && a[0] != '-' && (i == cl.size() - 1) && llvm::sys::path::filename(a) == llvm::sys::path::filename(absPath)))
+            continue;
+          args.push_back(a);
+        }
+        args = dropCodeLoadingFlags(args);
+        fromDb = true;
+      }
+    }
+  }
+  if (!fromDb) args.push_back("-std=c++17");
+  args.insert(args.end(), {"-fsyntax-only", "-w", "-ferror-limit=0"});
+  if (llvm::sys::fs::is_directory(std::string(kResourceDir) + "/include")) {
+    args.push_back("-resource-dir");
+    args.push_back(kResourceDir);
+  }
+  args.insert(args.end(), {"-x", "c++", absPath});
+  return args;
+}
+
+// `Ret Class::Name(...) {` definitions Clang dropped: blank the `Class::` qualifiers so the
+// body parses as a free function's. Returns the rewritten text, or "" when nothing was dropped.
+std::string blankDroppedQualifiers(const std::string &text, const Tokens &t, const std::set<size_t> &bodies) {
+  std::string out;
+  for (size_t i = 0; i + 3 < t.size(); ++i) {
+    if (!isIdent(t[i]) || !t.is(i + 1, "::")) continue;
+    if (i > 0 && (t.is(i - 1, "::") || t.is(i - 1, ".") || t.is(i - 1, "->"))) continue;
+    size_t j = i;
+    while (isIdent(t[j]) && t.is(j + 1, "::") && j + 2 < t.size()) j += 2;
+    if (!isIdent(t[j]) || !t.is(j + 1, "(")) continue; // Class::~Class and operators are left alone
+    if (i > 0 && !(isIdent(t[i - 1]) || t.is(i - 1, ">") || t.is(i - 1, "*") || t.is(i - 1, "&"))) continue;
+    if (i > 0 && (t[i - 1].text == "return" || t[i - 1].text == "new" || t[i - 1].text == "else")) continue;
+    size_t k = t.close(j + 1) + 1;
+    while (k < t.size() && (t[k].text == "const" || t[k].text == "noexcept" || t[k].text == "override" ||
+                            t[k].text == "final" || t[k].text == "&" || t[k].text == "&&"))
+      ++k;
+    if (!t.is(k, "{") || bodies.count(t[k].offset)) continue;
+    size_t end = t.close(k);
+    bool hasLoop = false;
+    for (size_t m = k; m < end && m < t.size(); ++m)
+      hasLoop |= t[m].text == "for" || t[m].text == "while" || t[m].text == "do";
+    if (!hasLoop) continue;
+    if (out.empty()) out = text;
+    for (size_t m = t[i].offset; m < t[j].offset; ++m)
+      if (out[m] != '\n') out[m] = ' ';
+    i = k;
+  }
+  return out;
+}
+
+// Integral constants written in the file (`constexpr int kMaxAttempts = 5;`), for files Clang
+// could not evaluate (a type from a missing header in the same declaration list).
+void tokenConstants(const Tokens &t, std::map<std::string, long long> &out) {
+  for (size_t i = 0; i + 3 < t.size(); ++i) {
+    if (t[i].text != "constexpr" && t[i].text != "const") continue;
+    size_t j = i + 1;
+    while (j < t.size() && j < i + 6 && isIdent(t[j]) && !t.is(j + 1, "=")) ++j;
+    if (!isIdent(t[j]) || !t.is(j + 1, "=") || j + 3 >= t.size() || t[j + 2].kind != Tok::Number || !t.is(j + 3, ";")) continue;
+    try {
+      if (!out.count(t[j].text)) out[t[j].text] = std::stoll(t[j + 2].text, nullptr, 0);
+    } catch (...) {}
+  }
+}
+
+namespace {
+
+bool recogniseText(const SourceFile &src) {
+  static const std::vector<std::string_view> exts = {".cpp", ".cc", ".cxx", ".c++", ".h", ".hh",
+                                                     ".hpp", ".hxx", ".ipp", ".inl"};
+  llvm::StringRef ext = llvm::sys::path::extension(src.path());
+  for (auto e : exts)
+    if (ext.equals_insensitive(e)) return true;
+  return false;
+}
+
+void extractText(const SourceFile &src, ExtractContext &cx) {
+  llvm::SmallString<256> abs(src.path());
+  llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, true);
+  const std::string absPath(abs.str());
+  std::string workdir, dbError;
+  auto args = clangArgs(absPath, cx.options, workdir, dbError);
+  if (!dbError.empty()) cx.errors.push_back(Diagnostic{src.path(), 0, 0, "cannot load compile_commands.json: " + dbError});
+
+  Tokens toks(src.text());
+  Collected got = parse(args, absPath, src.text(), workdir);
+  std::string rewritten = blankDroppedQualifiers(src.text(), toks, got.bodies);
+  if (!rewritten.empty()) {
+    Collected again = parse(args, absPath, rewritten, workdir);
+    for (auto &[k, v] : got.facts.constants) again.facts.constants.emplace(k, v);
+    got = std::move(again);
+  }
+  tokenConstants(toks, got.facts.constants);
+  analyseLoops(toks, got.facts, cx);
+}
+
+} // namespace
+} // namespace cpp
+
+const Extractor &cppExtractor() {
+  static const Extractor e{cpp::kFormat, nullptr, nullptr, {}, cpp::recogniseText, cpp::extractText};
+  return e;
+}
+
+} // namespace retrylint

@@ -1,0 +1,21 @@
+// Pieces of the C++ driver that tests check directly.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lint/cpp/cpp_frontend.h"
+
+namespace retrylint::cpp {
+
+// Compile-database flags minus those that would load code into the tool (-fplugin=,
+// -fpass-plugin=, -Xclang -load/-plugin…, -load): linting an untrusted tree must never run it.
+std::vector<std::string> dropCodeLoadingFlags(const std::vector<std::string> &args);
+// The Clang command line for a file: from compile_commands.json under options.compile_commands_dir
+// when it has the file (sets `workdir`), else the defaults; `error` says why a database failed.
+std::vector<std::string> clangArgs(const std::string &absPath, const ExtractOptions &options, std::string &workdir,
+                                   std::string &error);
+std::string blankDroppedQualifiers(const std::string &text, const Tokens &t, const std::set<size_t> &bodies);
+
+} // namespace retrylint::cpp

@@ -1,0 +1,188 @@
+// The token view of a C++ file: Clang's raw lexer, comments and preprocessor lines left out.
+#include <algorithm>
+#include <cctype>
+
+#include <clang/Basic/LangOptions.h>
+#include <clang/Lex/Lexer.h>
+
+#include "lint/cpp/cpp_frontend.h"
+
+namespace retrylint::cpp {
+
+Tokens::Tokens(std::string_view text) {
+  clang::LangOptions lo;
+  lo.CPlusPlus = lo.CPlusPlus11 = lo.CPlusPlus14 = lo.CPlusPlus17 = lo.CPlusPlus20 = true;
+  lo.Bool = lo.LineComment = true;
+  const clang::SourceLocation base = clang::SourceLocation::getFromRawEncoding(1);
+  clang::Lexer lex(base, lo, text.data(), text.data(), text.data() + text.size());
+  clang::Token tok;
+  bool skipping = false; // inside a preprocessor directive
+  while (true) {
+    lex.LexFromRawLexer(tok);
+    if (tok.is(clang::tok::eof)) break;
+    if (tok.isAtStartOfLine()) skipping = tok.is(clang::tok::hash);
+    if (skipping) continue;
+    Tok t;
+    t.offset = tok.getLocation().getRawEncoding() - base.getRawEncoding();
+    t.length = tok.getLength();
+    if (t.offset + t.length > text.size()) break;
+    t.text = std::string(text.substr(t.offset, t.length));
+    if (tok.is(clang::tok::raw_identifier)) t.kind = Tok::Ident;
+    else if (tok.is(clang::tok::numeric_constant)) t.kind = Tok::Number;
+    else if (clang::tok::isStringLiteral(tok.getKind())) t.kind = Tok::String;
+    else if (tok.isOneOf(clang::tok::char_constant, clang::tok::wide_char_constant, clang::tok::utf8_char_constant,
+                         clang::tok::utf16_char_constant, clang::tok::utf32_char_constant)) t.kind = Tok::Char;
+    else if (clang::tok::getPunctuatorSpelling(tok.getKind())) t.kind = Tok::Punct;
+    toks_.push_back(std::move(t));
+  }
+  match_.assign(toks_.size(), -1);
+  std::vector<size_t> stack;
+  for (size_t i = 0; i < toks_.size(); ++i) {
+    const std::string &s = toks_[i].text;
+    if (toks_[i].kind != Tok::Punct) continue;
+    if (s == "(" || s == "[" || s == "{") stack.push_back(i);
+    else if (s == ")" || s == "]" || s == "}") {
+      char open = s == ")" ? '(' : s == "]" ? '[' : '{';
+      // Unwind to the matching opener (recovers from stray brackets in macros).
+      auto it = std::find_if(stack.rbegin(), stack.rend(), [&](size_t j) { return toks_[j].text[0] == open; });
+      if (it == stack.rend()) continue;
+      size_t j = *it;
+      stack.erase(std::next(it).base(), stack.end());
+      match_[j] = static_cast<int>(i);
+      match_[i] = static_cast<int>(j);
+    }
+  }
+}
+
+size_t Tokens::at(size_t offset) const {
+  auto it = std::lower_bound(toks_.begin(), toks_.end(), offset, [](const Tok &t, size_t o) { return t.offset < o; });
+  if (it == toks_.end() || it->offset != offset) return std::string::npos;
+  return static_cast<size_t>(it - toks_.begin());
+}
+
+size_t Tokens::close(size_t open) const {
+  if (open >= toks_.size() || match_[open] < 0 || static_cast<size_t>(match_[open]) < open) return toks_.size();
+  return static_cast<size_t>(match_[open]);
+}
+
+size_t Tokens::statementEnd(size_t i) const {
+  const size_t n = toks_.size();
+  if (i >= n) return n;
+  const std::string &s = toks_[i].text;
+  auto afterParens = [&](size_t j) { return is(j, "(") ? std::min(close(j) + 1, n) : j; };
+  if (s == "{") return std::min(close(i) + 1, n);
+  if (s == "if") {
+    size_t j = i + 1;
+    if (is(j, "constexpr")) ++j;
+    j = statementEnd(afterParens(j));
+    if (is(j, "else")) j = statementEnd(j + 1);
+    return j;
+  }
+  if (s == "for" || s == "while" || s == "switch") return statementEnd(afterParens(i + 1));
+  if (s == "do") {
+    size_t j = statementEnd(i + 1);
+    if (is(j, "while")) j = afterParens(j + 1);
+    if (is(j, ";")) ++j;
+    return j;
+  }
+  if (s == "try") {
+    size_t j = statementEnd(i + 1);
+    while (is(j, "catch")) j = statementEnd(afterParens(j + 1));
+    return j;
+  }
+  for (size_t j = i; j < n; ++j) {
+    const std::string &t = toks_[j].text;
+    if (toks_[j].kind != Tok::Punct) continue;
+    if (t == "(" || t == "[" || t == "{") {
+      size_t c = close(j);
+      if (c >= n) return n;
+      j = c;
+    } else if (t == ";") {
+      return j + 1;
+    } else if (t == "}" || t == ")" || t == "]") {
+      return j; // the end of the enclosing block
+    }
+  }
+  return n;
+}
+
+std::string Tokens::join(size_t b, size_t e) const {
+  std::string out;
+  for (size_t i = b; i < e && i < toks_.size(); ++i) {
+    if (!out.empty()) {
+      const Tok &prev = toks_[i - 1];
+      bool tight = prev.offset + prev.length == toks_[i].offset;
+      if (!tight) out += ' ';
+    }
+    out += toks_[i].text;
+  }
+  return out;
+}
+
+bool isIdent(const Tok &t) { return t.kind == Tok::Ident; }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char &c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool containsI(std::string_view hay, std::string_view needle) { return lower(hay).find(lower(needle)) != std::string::npos; }
+
+Span spanOf(const ExtractContext &cx, const Tokens &t, size_t b, size_t e) {
+  if (b >= t.size()) return {};
+  if (e <= b) e = b + 1;
+  e = std::min(e, t.size());
+  Span first = cx.src.spanAt(t[b].offset, t[b].length);
+  Span last = cx.src.spanAt(t[e - 1].offset, t[e - 1].length);
+  first.end_line = last.end_line;
+  first.end_column = last.end_column;
+  return first;
+}
+
+bool mentions(const Tokens &t, Range r, std::string_view name) {
+  for (size_t i = r.b; i < r.e && i < t.size(); ++i) {
+    if (t[i].text != name || !isIdent(t[i])) continue;
+    if (i > 0 && (t.is(i - 1, ".") || t.is(i - 1, "->"))) continue;
+    return true;
+  }
+  return false;
+}
+
+std::vector<Write> writesOf(const Tokens &t, Range scope, std::string_view name) {
+  static const char *ops[] = {"=", "*=", "<<=", "+=", "-=", "/=", ">>=", "|="};
+  std::vector<Write> out;
+  for (size_t i = scope.b; i < scope.e && i + 1 < t.size(); ++i) {
+    if (!isIdent(t[i]) || t[i].text != name) continue;
+    if (i > 0 && (t.is(i - 1, ".") || t.is(i - 1, "->") || t.is(i - 1, "::"))) continue;
+    const std::string &next = t[i + 1].text;
+    bool declared = i > 0 && (isIdent(t[i - 1]) || t.is(i - 1, ">") || t.is(i - 1, "*") || t.is(i - 1, "&")) &&
+                    t[i - 1].text != "return";
+    std::string op;
+    size_t vb = 0, ve = 0;
+    if (std::find(std::begin(ops), std::end(ops), next) != std::end(ops)) {
+      op = next;
+      vb = i + 2;
+      ve = vb;
+      while (ve < scope.e && ve < t.size()) {
+        const std::string &s = t[ve].text;
+        if (s == "(" || s == "[" || s == "{") { ve = t.close(ve) + 1; continue; }
+        if (s == ";" || s == "," || s == ")" || s == "}" || s == "]") break;
+        ++ve;
+      }
+    } else if (declared && (next == "{" || next == "(") && t[i - 1].text != "return") {
+      op = "=";
+      vb = i + 2;
+      ve = t.close(i + 1);
+    } else if (next == "++" || (i > 0 && t.is(i - 1, "++"))) {
+      op = "++";
+      vb = ve = i;
+    } else {
+      continue;
+    }
+    out.push_back(Write{Range{vb, std::min(ve, t.size())}, op, i, declared});
+  }
+  return out;
+}
+
+} // namespace retrylint::cpp

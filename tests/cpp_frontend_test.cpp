@@ -1,0 +1,154 @@
+// The C++ front end: compile-database use, dropped plugin flags, missing headers, positions.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "lint/cpp/driver.h"
+#include "lint/engine.h"
+
+namespace fs = std::filesystem;
+using namespace retrylint;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("retrylint-cpp-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                        "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  void write(const std::string &name, const std::string &text) const { std::ofstream(path / name) << text; }
+};
+
+FileModel extract(const std::string &path, const std::string &text, const ExtractOptions &o = {},
+                  std::vector<Diagnostic> *errs = nullptr) {
+  FileModel m;
+  std::vector<Diagnostic> errors;
+  extractText(path, text, true, m, errors, o);
+  if (errs) *errs = errors;
+  return m;
+}
+
+const std::string kBounded = R"(#include "missing/config.h"
+constexpr int kTries = RETRY_TRIES;
+bool Send();
+void Run() {
+  for (int attempt = 0; attempt < kTries; ++attempt) {
+    if (Send()) return;
+  }
+}
+)";
+
+} // namespace
+
+TEST(CppFrontend, DropsFlagsThatLoadCode) {
+  std::vector<std::string> in = {"-DX=1", "-fplugin=/tmp/evil.so", "-fpass-plugin=/tmp/evil2.so", "-Xclang", "-load",
+                                 "-Xclang", "/tmp/evil3.so", "-Xclang", "-plugin", "-Xclang", "evil", "-Xclang",
+                                 "-add-plugin", "-Xclang", "evil", "-load", "/tmp/evil4.so", "-mllvm", "-load=/tmp/e5.so",
+                                 "-Xclang", "-fno-color-diagnostics", "-Iinclude"};
+  auto out = cpp::dropCodeLoadingFlags(in);
+  EXPECT_EQ(out, (std::vector<std::string>{"-DX=1", "-Xclang", "-fno-color-diagnostics", "-Iinclude"}));
+}
+
+TEST(CppFrontend, UsesTheCompileDatabaseWithoutItsPlugins) {
+  TempDir dir;
+  dir.write("retry.cpp", kBounded);
+  const std::string file = (dir.path / "retry.cpp").string();
+  dir.write("compile_commands.json",
+            "[{\"directory\": \"" + dir.path.string() + "\", \"file\": \"retry.cpp\", \"command\": "
+            "\"/usr/bin/c++ -DRETRY_TRIES=3 -fplugin=/nonexistent/evil.so -Xclang -load -Xclang /nonexistent/evil2.so "
+            "-fpass-plugin=/nonexistent/p.so -Xclang -plugin -Xclang evil -std=c++17 -c retry.cpp -o retry.o\"}]");
+  ExtractOptions o;
+  o.compile_commands_dir = dir.path.string();
+  std::string workdir, error;
+  auto args = cpp::clangArgs(file, o, workdir, error);
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_EQ(workdir, dir.path.string());
+  bool define = false;
+  for (const auto &a : args) {
+    EXPECT_EQ(a.find("plugin"), std::string::npos) << a;
+    EXPECT_EQ(a.find("-load"), std::string::npos) << a;
+    EXPECT_EQ(a.find("evil"), std::string::npos) << a;
+    define |= a == "-DRETRY_TRIES=3";
+  }
+  EXPECT_TRUE(define);
+
+  // The database's -D makes the bound known: 3 attempts.
+  std::vector<Diagnostic> errs;
+  FileModel m = extract(file, kBounded, o, &errs);
+  EXPECT_TRUE(errs.empty());
+  ASSERT_EQ(m.policies.size(), 1u);
+  ASSERT_TRUE(m.policies[0].max_attempts.written());
+  EXPECT_EQ(*m.policies[0].max_attempts.value, 3);
+  EXPECT_EQ(m.policies[0].attempt_variable, "attempt");
+
+  // Without -p the macro is unknown: bounded, count unknown, nothing reported about attempts.
+  FileModel plain = extract(file, kBounded);
+  ASSERT_EQ(plain.policies.size(), 1u);
+  EXPECT_EQ(plain.policies[0].max_attempts.origin, Origin::Unknown);
+}
+
+TEST(CppFrontend, DefaultFlagsWithoutADatabase) {
+  std::string workdir, error;
+  auto args = cpp::clangArgs("/tmp/x.cpp", ExtractOptions{}, workdir, error);
+  EXPECT_NE(std::find(args.begin(), args.end(), "-std=c++17"), args.end());
+  EXPECT_NE(std::find(args.begin(), args.end(), "-fsyntax-only"), args.end());
+  EXPECT_EQ(args.back(), "/tmp/x.cpp");
+  if (fs::exists("/usr/lib/llvm-14/lib/clang/14.0.6/include"))
+    EXPECT_NE(std::find(args.begin(), args.end(), "-resource-dir"), args.end());
+}
+
+TEST(CppFrontend, MemberFunctionOfAMissingClassIsAnalysedAtExactPositions) {
+  const std::string text = "#include \"absent/client.h\"\n"
+                           "namespace app {\n"
+                           "absl::Status Client::Send(const Request &req) {\n"
+                           "  for (int attempt = 1; attempt <= 3; ++attempt) {\n"
+                           "    auto st = stub_->Call(req);\n"
+                           "    if (st.ok()) return st;\n"
+                           "    LOG(WARNING) << \"failed: \" << st;\n"
+                           "  }\n"
+                           "  return absl::UnavailableError(\"x\");\n"
+                           "}\n"
+                           "}\n";
+  RunOptions o;
+  FileResult r = analyseText("/tmp/retrylint-member.cpp", text, true, o);
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_EQ(r.policies, 1u);
+  std::map<std::string, Span> at;
+  for (const Finding &f : r.findings) at[f.rule] = f.where;
+  ASSERT_TRUE(at.count("RL104"));
+  EXPECT_EQ(at["RL104"].line, 4);
+  EXPECT_EQ(at["RL104"].column, 3);
+  ASSERT_TRUE(at.count("RL501"));
+  EXPECT_EQ(at["RL501"].line, 7);
+  EXPECT_EQ(at["RL501"].column, 5);
+  for (const Finding &f : r.findings) EXPECT_EQ(f.format, "cpp");
+}
+
+TEST(CppFrontend, AttemptsAreNormalisedToTotalTries) {
+  auto attempts = [](const std::string &loop) -> std::optional<int> {
+    FileModel m = extract("/tmp/retrylint-attempts.cpp", "bool Send();\nvoid f() {\n int attempt = 0;\n" + loop + "\n}\n");
+    if (m.policies.size() != 1 || !m.policies[0].max_attempts.written()) return -1;
+    return m.policies[0].max_attempts.value;
+  };
+  EXPECT_EQ(attempts("for (int attempt = 0; attempt < 3; ++attempt) { if (Send()) return; }"), 3);
+  EXPECT_EQ(attempts("for (int attempt = 1; attempt <= 3; ++attempt) { if (Send()) return; }"), 3);
+  EXPECT_EQ(attempts("for (int attempt = 1; attempt < 3; ++attempt) { if (Send()) return; }"), 2);
+  EXPECT_EQ(attempts("while (attempt < 4) { if (Send()) return; ++attempt; }"), 4);
+  EXPECT_EQ(attempts("do { if (Send()) return; } while (++attempt < 3);"), 3);
+  EXPECT_EQ(attempts("while (true) { if (Send()) return; if (++attempt >= 5) return; }"), 5);
+  EXPECT_EQ(attempts("while (true) { if (Send()) return; sleep(1); }"), std::nullopt);
+}
+
+TEST(CppFrontend, HeadersOfTheUserAreAnalysedButIncludedOnesAreNot) {
+  TempDir dir;
+  dir.write("helper.h", "bool Send();\ninline void Helper() { for (int attempt = 0; attempt < 3; ++attempt) { if (Send()) return; } }\n");
+  const std::string main = "#include \"helper.h\"\nvoid f() { Helper(); }\n";
+  FileModel m = extract((dir.path / "main.cpp").string(), main);
+  EXPECT_TRUE(m.policies.empty());
+  FileModel h = extract((dir.path / "helper.h").string(), "bool Send();\ninline void Helper() { for (int attempt = 0; attempt < 3; ++attempt) { if (Send()) return; } }\n");
+  EXPECT_EQ(h.policies.size(), 1u);
+}
