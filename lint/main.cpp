@@ -58,7 +58,7 @@ cl::opt<int> maxAttempts("max-attempts", cl::desc("RL203 ceiling: most attempts 
                          cl::init(0), cl::cat(category));
 cl::opt<std::string> buildDir("p", cl::desc("Directory holding compile_commands.json for C++ files"),
                               cl::value_desc("build-dir"), cl::cat(category));
-cl::opt<unsigned> jobs("j", cl::desc("Parallel jobs (default: number of cores)"), cl::init(0), cl::cat(category));
+cl::opt<unsigned> jobs("j", cl::desc("Parallel jobs (default: number of cores)"), cl::init(0), cl::Prefix, cl::cat(category));
 cl::opt<bool> listRules("list-rules", cl::desc("List the rules and exit"), cl::cat(category));
 cl::opt<std::string> explain("explain", cl::desc("Print a rule's documentation and exit"), cl::value_desc("rule"),
                              cl::cat(category));
