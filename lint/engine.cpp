@@ -121,7 +121,9 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   }
   if (!isYamlOrJsonPath(path) && (!named || hasKnownNonYamlExtension(path))) return false;
   const std::string &text = src.text();
-  const bool relevant = named || looksLikeRetryConfig(text);
+  // A file that does not parse is an error only when it was meant to be a retry config: a broken
+  // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
+  const bool relevant = looksLikeRetryConfig(text);
   if (flowNestingDepth(text) > kMaxNesting) {
     if (relevant) fail(0, 0, "nesting deeper than " + std::to_string(kMaxNesting) + " levels; not analysed");
     return false;

@@ -176,9 +176,14 @@ int main(int argc, char **argv) {
       if (!changed) return usageError(error);
     }
     if (options.paths.empty()) {
-      // Lint what the change touched (files it deleted are gone).
-      for (const auto &entry : *changed)
-        if (llvm::sys::fs::exists(entry.first)) options.paths.push_back(entry.first);
+      // Lint what the change touched (files it deleted are gone), shown relative to here.
+      llvm::SmallString<256> cwd;
+      llvm::sys::fs::current_path(cwd);
+      for (const auto &entry : *changed) {
+        if (!llvm::sys::fs::exists(entry.first)) continue;
+        std::string rel = relativeTo(cwd.str().str(), entry.first);
+        options.paths.push_back(rel.empty() ? entry.first : rel);
+      }
       if (options.paths.empty()) return 0;
     }
   }

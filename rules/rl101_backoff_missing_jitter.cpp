@@ -11,8 +11,10 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     std::string wait = b.initial.value ? " starting at " + formatDuration(*b.initial.value) : "";
     std::string msg = "the wait between attempts" + wait + " has no random component";
     if (b.jitter.origin == Origin::Defaulted) msg += " (" + b.jitter.source + ")";
-    msg += ": clients that failed together retry together, so " + std::to_string(p.retries()) +
-           (p.retries() == 1 ? " retry arrives" : " retries arrive") + " at the recovering service in synchronized waves";
+    auto n = p.exactRetries();
+    msg += ": clients that failed together retry together, so " +
+           (n ? std::to_string(*n) + (*n == 1 ? " retry arrives" : " retries arrive") : std::string("their retries arrive")) +
+           " at the recovering service in synchronized waves";
     out.report(p, b.jitter.where, "jitter", msg, b.jitter.fix);
   }
 }

@@ -10,8 +10,9 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     const Backoff &b = p.backoff;
     if (p.retries() == 0 || !b.growth.known() || b.growth.value != Growth::Constant) continue;
     std::string wait = b.initial.value ? formatDuration(*b.initial.value) : "the same time";
-    std::string msg = "the wait stays at " + wait + " before each of the " + std::to_string(p.retries()) +
-                      (p.retries() == 1 ? " retry" : " retries");
+    auto n = p.exactRetries();
+    std::string msg = "the wait stays at " + wait + " before " +
+                      (n ? "each of the " + std::to_string(*n) + (*n == 1 ? " retry" : " retries") : std::string("every retry"));
     if (b.multiplier.written()) {
       char buf[32];
       std::snprintf(buf, sizeof buf, " (multiplier %g)", b.multiplier.value);

@@ -9,7 +9,8 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (p.retries() == 0 || !b.growth.known() || b.growth.value != Growth::NoWait) continue;
     std::string msg = p.describeAttempts() + " follow each other with no wait";
     if (b.growth.origin == Origin::Defaulted) msg += " (" + b.growth.source + ")";
-    msg += ": a tight retry loop multiplies load on a failing service by " + std::to_string(p.retries() + 1) +
+    auto n = p.exactRetries();
+    msg += ": a tight retry loop multiplies load on a failing service" + (n ? " by " + std::to_string(*n + 1) : std::string()) +
            " within milliseconds, before it can recover";
     out.report(p, b.growth.where, "backoff", msg, b.growth.fix);
   }

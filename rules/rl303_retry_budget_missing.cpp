@@ -9,8 +9,10 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (!p.budget.known() || p.budget.value) continue;
     std::string msg = p.describeAttempts() + " with no retry budget";
     if (!p.budget_field.empty()) msg += " (" + p.budget_field + ")";
-    msg += ": when most calls fail, every call is still retried " + std::to_string(p.retries()) +
-           (p.retries() == 1 ? " time" : " times") + ", multiplying load by " + std::to_string(p.retries() + 1) +
+    auto n = p.exactRetries();
+    msg += ": when most calls fail, every call is still retried" +
+           (n ? " " + std::to_string(*n) + (*n == 1 ? " time" : " times") + ", multiplying load by " + std::to_string(*n + 1)
+              : std::string(", multiplying load")) +
            " instead of backing off";
     out.report(p, p.where, "budget", msg);
   }

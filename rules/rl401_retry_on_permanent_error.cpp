@@ -39,8 +39,10 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       } else {
         continue;
       }
-      std::string msg = "'" + c.text + "' " + what + ": the same request fails the same way on every one of the " +
-                        std::to_string(p.retries() + 1) + " attempts, multiplying load for nothing and delaying the error";
+      auto n = p.exactRetries();
+      std::string msg = "'" + c.text + "' " + what + ": the same request fails the same way on every " +
+                        (n ? "one of the " + std::to_string(*n + 1) + " attempts" : std::string("attempt")) +
+                        ", multiplying load for nothing and delaying the error";
       out.report(p, c.where.known() ? c.where : p.where, "retryOn/" + c.text, msg);
     }
   }

@@ -22,8 +22,9 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (!first) continue;
     std::string msg = method->value + " requests (matched at line " + std::to_string(method->where.line) +
                       ") are retried on " + list + " with no idempotency key: " + first->why_processed +
-                      ", so one user action can run up to " + std::to_string(p.retries() + 1) +
-                      " times (a second payment, a duplicate order)";
+                      ", so one user action can run " +
+                      (p.exactRetries() ? "up to " + std::to_string(p.retries() + 1) + " times" : std::string("several times")) +
+                      " (a second payment, a duplicate order)";
     out.report(p, first->where.known() ? first->where : p.where, "nonIdempotent", msg);
   }
 }

@@ -9,8 +9,8 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (p.retries() == 0) continue;
     std::string msg = "the retry sits outside the circuit breaker (" + p.breaker->explanation +
                       ") and retries its open-circuit rejections: an open breaker is asked " +
-                      std::to_string(p.retries() + 1) +
-                      " times per call instead of failing fast; put the retry inside the breaker or ignore the rejection";
+                      (p.exactRetries() ? std::to_string(p.retries() + 1) + " times per call" : std::string("again on every retry")) +
+                      " instead of failing fast; put the retry inside the breaker or ignore the rejection";
     out.report(p, p.breaker->where.known() ? p.breaker->where : p.where, "breaker", msg);
   }
 }

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ llvm-14-dev libclang-14-dev libclang-cpp14-dev libyaml-cpp-dev libgtest-dev)
+packages=(cmake ninja-build g++ git llvm-14-dev libclang-14-dev libclang-cpp14-dev libyaml-cpp-dev libgtest-dev
+          pre-commit)  # Node.js and npm come with the base image (SARIF validator)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,6 +17,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# Microsoft's SARIF validator, for the tests that check our SARIF independently.
+if [ ! -x build-tools/node_modules/.bin/sarif-multitool ] && command -v npm >/dev/null; then
+  npm install --prefix build-tools --no-audit --no-fund --loglevel=error @microsoft/sarif-multitool@5.7.0 >/dev/null
+fi
+# npm may not run the package's install script that marks its binary executable.
+chmod u+x build-tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool 2>/dev/null || true
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc)"

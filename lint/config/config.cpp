@@ -115,7 +115,7 @@ ProjectConfig parse(const YAML::Node &root, const std::string &path) {
   if (auto n = root["layers"]) {
     if (!n.IsSequence()) fail(n, "layers must be a list, outermost layer first");
     std::set<std::string> names;
-    const Layer *owner = nullptr;
+    std::optional<size_t> owner; // index: c.layers grows while we read
     for (const auto &l : n) {
       if (!l.IsMap()) fail(l, "each layer must be a map with name and paths");
       checkKeys(l, {"name", "paths", "owns-retries"}, "a layer");
@@ -130,9 +130,9 @@ ProjectConfig parse(const YAML::Node &root, const std::string &path) {
       c.layers.push_back(layer);
       if (layer.owns_retries) {
         if (owner)
-          fail(l["owns-retries"], "layers '" + owner->name + "' (line " + std::to_string(owner->line) + ") and '" +
-                                      layer.name + "' both own retries; at most one layer may");
-        owner = &c.layers.back();
+          fail(l["owns-retries"], "layers '" + c.layers[*owner].name + "' (line " + std::to_string(c.layers[*owner].line) +
+                                      ") and '" + layer.name + "' both own retries; at most one layer may");
+        owner = c.layers.size() - 1;
       }
     }
   }

@@ -38,6 +38,11 @@ int RetryPolicy::retries() const {
   return n && *n > 1 ? *n - 1 : 0;
 }
 
+std::optional<int> RetryPolicy::exactRetries() const {
+  if (max_attempts.origin == Origin::Unknown) return std::nullopt;
+  return retries();
+}
+
 std::string RetryPolicy::describeAttempts() const {
   if (!max_attempts.value) return "unbounded attempts";
   int n = *max_attempts.value;

@@ -129,6 +129,9 @@ struct RetryPolicy {
 
   // Retries per request beyond the first try (effective attempts - 1), 0 when unknown/unbounded.
   int retries() const;
+  // retries() when the count is known exactly; nullopt when it is only an estimate (a policy
+  // bounded by time rather than count, a lower bound), so messages do not state a false figure.
+  std::optional<int> exactRetries() const;
   // Attempts that really run: the written count clamped by the runtime.
   std::optional<int> effectiveAttempts() const;
   // "attempts: 2 (2 retries + the first try = 3 attempts)" for messages.

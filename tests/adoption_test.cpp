@@ -1,0 +1,228 @@
+// Adopting retrylint on an existing repository and in review pipelines: baselines, inline
+// suppressions, changed-lines mode, --fix, SARIF (checked by Microsoft's SARIF validator),
+// GitHub annotations and the real pre-commit tool.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <llvm/Support/JSON.h>
+
+#include "cli_support.h"
+
+namespace fs = std::filesystem;
+using namespace retrylint::testing;
+
+namespace {
+
+const char *kTwoRoutes = R"(apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: shop}
+spec:
+  http:
+  - name: a
+    retries: {attempts: 9, perTryTimeout: 1s}
+    route: [{destination: {host: a}}]
+  - name: b
+    retries: {attempts: 1, perTryTimeout: 1s}
+    route: [{destination: {host: b}}]
+)";
+
+int sh(const std::string &cmd) {
+  int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string bin() { return std::string(RETRYLINT_BINARY); }
+
+} // namespace
+
+TEST(Baseline, OldFindingsStayQuietThroughLineShiftsNewOnesAreReported) {
+  TempDir t;
+  std::string vs = t.write("vs.yaml", kTwoRoutes);
+  std::string base = (t.path / "baseline.json").string();
+  CliRun w = runRetrylint("--write-baseline '" + base + "' '" + vs + "'");
+  EXPECT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_NE(slurp(base).find("\"fingerprint\""), std::string::npos);
+  EXPECT_EQ(runRetrylint("--baseline '" + base + "' '" + vs + "'").exit_code, 0);
+
+  // Unrelated edit: five comment lines on top shift every line.
+  t.write("vs.yaml", std::string("# one\n# two\n# three\n# four\n# five\n") + kTwoRoutes);
+  CliRun shifted = runRetrylint("--baseline '" + base + "' '" + vs + "'");
+  EXPECT_EQ(shifted.exit_code, 0) << shifted.out;
+  EXPECT_EQ(shifted.out, "");
+
+  // A new finding of the same rule in the same file is still reported.
+  std::string more = kTwoRoutes;
+  more.replace(more.find("attempts: 1"), 11, "attempts: 8");
+  t.write("vs.yaml", more);
+  CliRun fresh = runRetrylint("--baseline '" + base + "' '" + vs + "'");
+  EXPECT_EQ(fresh.exit_code, 1);
+  EXPECT_NE(fresh.out.find("vs.yaml:10:"), std::string::npos) << fresh.out;
+  EXPECT_EQ(fresh.out.find("vs.yaml:7:"), std::string::npos) << fresh.out;
+}
+
+TEST(Baseline, BrokenBaselineIsExit2WithItsLine) {
+  TempDir t;
+  std::string base = t.write("b.json", "{\n  \"version\": 1,\n  \"findings\": [\n}\n");
+  CliRun r = runRetrylint("--baseline '" + base + "' fixtures/demo");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("b.json:4:"), std::string::npos) << r.err;
+}
+
+TEST(Suppressions, ReasonedSuppressionSilencesStaleOneIsANote) {
+  CliRun r = runRetrylint("--format json fixtures/suppressions/inline.yaml");
+  auto parsed = llvm::json::parse(r.out);
+  ASSERT_TRUE(bool(parsed));
+  int rl203 = 0, rl902 = 0;
+  for (const auto &v : *parsed->getAsObject()->getArray("findings")) {
+    auto rule = v.getAsObject()->getString("rule");
+    rl203 += *rule == "RL203";
+    rl902 += *rule == "RL902";
+  }
+  EXPECT_EQ(rl203, 2); // the unsuppressed route and the one with a misspelt rule name
+  EXPECT_EQ(rl902, 2); // the stale suppression and the misspelt one
+  EXPECT_EQ(runRetrylint("--disable RL902 --format json fixtures/suppressions/inline.yaml").out.find("RL902"), std::string::npos);
+}
+
+TEST(ChangedLines, OnlyFindingsOnChangedLines) {
+  TempDir t;
+  std::string repo = t.path.string();
+  std::string git = "cd '" + repo + "' && git -c init.defaultBranch=main";
+  ASSERT_EQ(sh(git + " init -q . && git config user.email t@example.com && git config user.name t"), 0);
+  t.write("vs.yaml", kTwoRoutes);
+  ASSERT_EQ(sh("cd '" + repo + "' && git add vs.yaml && git commit -qm base"), 0);
+  std::string more = kTwoRoutes;
+  more.replace(more.find("attempts: 1"), 11, "attempts: 8");
+  t.write("vs.yaml", more);
+  std::string run = "cd '" + repo + "' && '" + bin() + "' ";
+  EXPECT_EQ(sh(run + "vs.yaml > all.txt"), 1);
+  EXPECT_NE(slurp(t.path / "all.txt").find("vs.yaml:7:"), std::string::npos);
+  EXPECT_EQ(sh(run + "--diff HEAD vs.yaml > diff.txt"), 1);
+  std::string diff = slurp(t.path / "diff.txt");
+  EXPECT_NE(diff.find("vs.yaml:10:"), std::string::npos) << diff;
+  EXPECT_EQ(diff.find("vs.yaml:7:"), std::string::npos) << diff;
+  // Without paths, --diff lints the changed files; a unified diff can also come on stdin.
+  EXPECT_EQ(sh(run + "--diff HEAD > nopaths.txt"), 1);
+  EXPECT_EQ(slurp(t.path / "nopaths.txt"), diff);
+  EXPECT_EQ(sh("cd '" + repo + "' && git diff -U0 | '" + bin() + "' --diff - vs.yaml > stdin.txt"), 1);
+  EXPECT_EQ(slurp(t.path / "stdin.txt"), diff);
+  // Nothing changed: nothing reported.
+  ASSERT_EQ(sh("cd '" + repo + "' && git commit -qam second"), 0);
+  EXPECT_EQ(sh(run + "--diff HEAD vs.yaml > none.txt"), 0);
+  EXPECT_EQ(slurp(t.path / "none.txt"), "");
+}
+
+// --fix turns each input under tests/data/fix/ into its `.fixed` twin, byte for byte.
+TEST(Fix, AppliesMinimalEditsAndMatchesExpectedFiles) {
+  fs::path dir = fs::path(RETRYLINT_SOURCE_DIR) / "tests" / "data" / "fix";
+  int checked = 0;
+  for (const auto &e : fs::directory_iterator(dir)) {
+    if (e.path().extension() == ".fixed") continue;
+    TempDir t;
+    std::string work = t.write(e.path().filename().string(), slurp(e.path()));
+    CliRun r = runRetrylint("--fix '" + work + "'");
+    EXPECT_NE(r.err.find("applied"), std::string::npos) << e.path() << r.err;
+    EXPECT_EQ(slurp(work), slurp(e.path().string() + ".fixed")) << e.path();
+    // Fixed files do not carry the fixed findings any more, and a second --fix changes nothing.
+    CliRun again = runRetrylint("--fix '" + work + "'");
+    EXPECT_EQ(again.err.find("applied"), std::string::npos) << again.err;
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
+}
+
+TEST(Sarif, GoldenAndAcceptedByTheSarifValidator) {
+  CliRun r = runRetrylint("--format sarif fixtures/demo");
+  EXPECT_EQ(r.exit_code, 1);
+  auto parsed = llvm::json::parse(r.out);
+  ASSERT_TRUE(bool(parsed));
+  const auto *run = (*parsed->getAsObject()->getArray("runs"))[0].getAsObject();
+  const auto *results = run->getArray("results");
+  ASSERT_GE(results->size(), 10u);
+  for (const auto &v : *results) {
+    const auto *res = v.getAsObject();
+    EXPECT_TRUE(res->getString("ruleId").hasValue());
+    EXPECT_TRUE(res->getObject("partialFingerprints")->getString("retrylintFingerprint/v1").hasValue());
+    const auto *region = (*res->getArray("locations"))[0].getAsObject()->getObject("physicalLocation")->getObject("region");
+    EXPECT_GE(*region->getInteger("startLine"), 1);
+  }
+  // Golden file for the fix-carrying case (cwd-independent parts only: the base URI differs).
+  TempDir t;
+  std::string in = t.write("in.json", slurp(fs::path(RETRYLINT_SOURCE_DIR) / "tests/data/fix/grpc-codes.json"));
+  std::string cmd = "cd '" + t.path.string() + "' && '" + bin() + "' --format sarif in.json | grep -v '\"uri\": \"file://' > out.sarif";
+  sh(cmd);
+  EXPECT_EQ(slurp(t.path / "out.sarif"), slurp(fs::path(RETRYLINT_SOURCE_DIR) / "tests/data/golden/grpc-codes.sarif"));
+
+  // The independent validator (npm @microsoft/sarif-multitool, installed by scripts/setup.sh).
+  fs::path validator = fs::path(RETRYLINT_SOURCE_DIR) / "build-tools/node_modules/.bin/sarif-multitool";
+  if (!fs::exists(validator)) {
+    if (std::getenv("CI")) FAIL() << "the SARIF validator is missing: " << validator;
+    GTEST_SKIP() << "no SARIF validator at " << validator << " (scripts/setup.sh installs it)";
+  }
+  std::string sarif = (t.path / "demo.sarif").string();
+  ASSERT_EQ(sh("cd '" + std::string(RETRYLINT_SOURCE_DIR) + "' && '" + bin() + "' --format sarif -o '" + sarif + "' fixtures/demo"), 1);
+  std::string log = (t.path / "validate.txt").string();
+  int rc = sh("'" + validator.string() + "' validate '" + sarif + "' > '" + log + "' 2>&1");
+  std::string out = slurp(log);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_EQ(out.find(": error "), std::string::npos) << out;
+  EXPECT_NE(out.find("Analysis completed successfully"), std::string::npos) << out;
+}
+
+TEST(Github, WorkflowCommands) {
+  CliRun r = runRetrylint("--format github fixtures/demo/gateway-routes.yaml");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("::error file=fixtures/demo/gateway-routes.yaml,line=17,col=17,endLine=17,endColumn=18,"
+                       "title=RL301 deadline-exceeded-by-retries::3 attempts x 1.5 s per try"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("::warning file=fixtures/demo/gateway-routes.yaml,line=19,"), std::string::npos) << r.out;
+  CliRun notes = runRetrylint("--format github fixtures/grpc-service-config/throttling-missing.json");
+  EXPECT_NE(notes.out.find("::notice file="), std::string::npos) << notes.out;
+}
+
+// The real pre-commit tool, with this repository as the hook source: a commit with a bad retry
+// config is refused and the finding shown; a clean one passes.
+TEST(PreCommit, RefusesABadRetryConfigAndPassesACleanOne) {
+  if (sh("command -v pre-commit > /dev/null") != 0) {
+    if (std::getenv("CI")) FAIL() << "pre-commit is not installed (scripts/setup.sh installs it)";
+    GTEST_SKIP() << "pre-commit is not installed";
+  }
+  // The hook source must be a git repository with the hooks file committed: use a snapshot.
+  TempDir src;
+  std::string hooks = src.path.string();
+  ASSERT_EQ(sh("cd '" + hooks + "' && git -c init.defaultBranch=main init -q . && cp '" + std::string(RETRYLINT_SOURCE_DIR) +
+               "/.pre-commit-hooks.yaml' . && git add . && git -c user.email=t@e -c user.name=t commit -qm hooks"),
+            0);
+  TempDir t;
+  std::string repo = t.path.string();
+  std::string env = "export PATH='" + fs::path(RETRYLINT_BINARY).parent_path().string() + "':$PATH PRE_COMMIT_HOME='" +
+                    (t.path / ".cache").string() + "' && cd '" + repo + "' && ";
+  ASSERT_EQ(sh(env + "git -c init.defaultBranch=main init -q . && git config user.email t@e && git config user.name t"), 0);
+  t.write(".pre-commit-config.yaml", "repos:\n  - repo: " + hooks + "\n    rev: HEAD\n    hooks:\n      - id: retrylint\n");
+  ASSERT_EQ(sh(env + "rev=$(git -C '" + hooks + "' rev-parse HEAD) && sed -i \"s/rev: HEAD/rev: $rev/\" .pre-commit-config.yaml"), 0);
+  ASSERT_EQ(sh(env + "git add .pre-commit-config.yaml && pre-commit install > /dev/null"), 0);
+
+  t.write("deploy/vs.yaml", kTwoRoutes);
+  int bad = sh(env + "git add deploy/vs.yaml && git commit -qm bad > bad.txt 2>&1");
+  std::string badOut = slurp(t.path / "bad.txt");
+  EXPECT_NE(bad, 0) << badOut;
+  EXPECT_NE(badOut.find("deploy/vs.yaml:7:"), std::string::npos) << badOut;
+  EXPECT_NE(badOut.find("RL203 attempts-excessive"), std::string::npos) << badOut;
+
+  std::string clean = kTwoRoutes;
+  clean.replace(clean.find("attempts: 9"), 11, "attempts: 2");
+  t.write("deploy/vs.yaml", clean);
+  int good = sh(env + "git add deploy/vs.yaml && git commit -qm good > good.txt 2>&1");
+  EXPECT_EQ(good, 0) << slurp(t.path / "good.txt");
+}
+
+// The CI snippets in the README are the files under docs/ci/, verbatim.
+TEST(Docs, ReadmeShowsTheCiSnippetsVerbatim) {
+  std::string readme = slurp(fs::path(RETRYLINT_SOURCE_DIR) / "README.md");
+  int seen = 0;
+  for (const auto &e : fs::directory_iterator(fs::path(RETRYLINT_SOURCE_DIR) / "docs" / "ci")) {
+    EXPECT_NE(readme.find(slurp(e.path())), std::string::npos) << e.path() << " is not in the README as it is";
+    ++seen;
+  }
+  EXPECT_GE(seen, 3);
+}
