@@ -2,18 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "lint/engine.h"
+#include "test_support.h"
 
 using namespace retrylint;
+using namespace retrylint::testing;
 
 namespace {
-FileModel extract(const std::string &path, const std::string &text) {
-  FileModel m;
-  std::vector<Diagnostic> errors;
-  EXPECT_TRUE(extractText(path, text, true, m, errors));
-  EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors.front().message);
-  return m;
-}
-
 const char *kIstio = R"(apiVersion: networking.istio.io/v1
 kind: VirtualService
 metadata: {name: r}

@@ -5,14 +5,18 @@
 #include <gtest/gtest.h>
 
 #include "lint/engine.h"
+#include "test_support.h"
 #include "lint/extract/ini.h"
+#include "lint/fix/apply_fixes.h"
 
 namespace fs = std::filesystem;
 using namespace retrylint;
+using namespace retrylint::testing;
 
 namespace {
 
-FileModel extract(const std::string &path, const std::string &text, std::vector<Diagnostic> *errs = nullptr) {
+// Unlike test_support's extract(), lets the caller look at the errors instead of failing on them.
+FileModel extractAws(const std::string &path, const std::string &text, std::vector<Diagnostic> *errs = nullptr) {
   FileModel m;
   std::vector<Diagnostic> errors;
   extractText(path, text, true, m, errors);
@@ -21,24 +25,18 @@ FileModel extract(const std::string &path, const std::string &text, std::vector<
   return m;
 }
 
-// Applies every fix of the findings (edits sorted from the end) and returns the new text.
+// Applies every fix of the findings and returns the new text.
 std::string applyFixes(std::string text, const std::vector<Finding> &findings) {
   std::vector<TextEdit> edits;
   for (const Finding &f : findings)
     for (const Fix &fx : f.fixes)
       for (const TextEdit &e : fx.edits) edits.push_back(e);
-  std::stable_sort(edits.begin(), edits.end(), [](const TextEdit &a, const TextEdit &b) { return a.offset > b.offset; });
-  for (const TextEdit &e : edits) text.replace(e.offset, e.length, e.replacement);
+  EXPECT_TRUE(applyEdits(text, edits)) << "overlapping fixes";
   return text;
 }
 
 int count(const std::vector<Finding> &fs, const std::string &rule) {
   return static_cast<int>(std::count_if(fs.begin(), fs.end(), [&](const Finding &f) { return f.rule == rule; }));
-}
-
-fs::path corpusDir() {
-  if (const char *env = std::getenv("RETRYLINT_CORPUS")) return env;
-  return fs::path(RETRYLINT_SOURCE_DIR) / ".." / "shared" / "corpus";
 }
 
 } // namespace
@@ -94,7 +92,7 @@ TEST(Ini, RejectsWhatIsNotIni) {
 // --- AWS shared config ---------------------------------------------------------------------------
 
 TEST(AwsConfig, MaxAttemptsCountsAttemptsAndDefaultsSaySo) {
-  FileModel m = extract("config", "[profile a]\nretry_mode = standard\nmax_attempts = 4\n"
+  FileModel m = extractAws("config", "[profile a]\nretry_mode = standard\nmax_attempts = 4\n"
                                   "[profile b]\nretry_mode = adaptive\n"
                                   "[profile c]\nregion = us-east-1\n"
                                   "[profile d]\nretry_mode = legacy\n");
@@ -155,14 +153,14 @@ TEST(AwsConfig, OnlyAwsFilesAreClaimed) {
 }
 
 TEST(AwsConfig, CredentialsFilesGiveNoImplicitPolicies) {
-  FileModel m = extract("credentials", "[default]\naws_access_key_id = AKIA\naws_secret_access_key = s\n");
+  FileModel m = extractAws("credentials", "[default]\naws_access_key_id = AKIA\naws_secret_access_key = s\n");
   EXPECT_TRUE(m.policies.empty());
 }
 
 // --- Step Functions --------------------------------------------------------------------------------
 
 TEST(StepFunctions, MaxAttemptsCountsRetries) {
-  FileModel m = extract("m.asl.json", R"({"StartAt": "A", "States": {"A": {"Type": "Task", "Resource": "x",
+  FileModel m = extractAws("m.asl.json", R"({"StartAt": "A", "States": {"A": {"Type": "Task", "Resource": "x",
   "Retry": [{"ErrorEquals": ["E1"], "MaxAttempts": 2},
             {"ErrorEquals": ["E2"]},
             {"ErrorEquals": ["E3"], "MaxAttempts": 0}], "End": true}}})");
@@ -179,7 +177,7 @@ TEST(StepFunctions, MaxAttemptsCountsRetries) {
 }
 
 TEST(StepFunctions, BackoffScheduleAndDefaults) {
-  FileModel m = extract("m.asl.yaml", "StartAt: A\nStates:\n  A:\n    Type: Task\n    Resource: x\n    Retry:\n"
+  FileModel m = extractAws("m.asl.yaml", "StartAt: A\nStates:\n  A:\n    Type: Task\n    Resource: x\n    Retry:\n"
                                       "      - ErrorEquals: [E]\n        IntervalSeconds: 3\n        BackoffRate: 1.5\n"
                                       "        MaxDelaySeconds: 5\n        JitterStrategy: FULL\n"
                                       "      - ErrorEquals: [F]\n    End: true\n");

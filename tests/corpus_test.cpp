@@ -5,15 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "lint/engine.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using namespace retrylint;
+using namespace retrylint::testing;
 
 namespace {
-fs::path corpusDir() {
-  if (const char *env = std::getenv("RETRYLINT_CORPUS")) return env;
-  return fs::path(RETRYLINT_SOURCE_DIR) / ".." / "shared" / "corpus";
-}
 } // namespace
 
 TEST(Corpus, EveryFileAnalysesWithoutError) {

@@ -5,24 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "lint/engine.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using namespace retrylint;
+using namespace retrylint::testing;
 
 namespace {
-FileModel extract(const std::string &path, const std::string &text) {
-  FileModel m;
-  std::vector<Diagnostic> errors;
-  EXPECT_TRUE(extractText(path, text, true, m, errors));
-  EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors.front().message);
-  return m;
-}
-
-fs::path corpusDir() {
-  if (const char *env = std::getenv("RETRYLINT_CORPUS")) return env;
-  return fs::path(RETRYLINT_SOURCE_DIR) / ".." / "shared" / "corpus";
-}
-
 RunResult runOn(const std::string &sub) {
   RunOptions o;
   o.paths = {(corpusDir() / sub).string()};

@@ -5,25 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "lint/engine.h"
+#include "test_support.h"
 #include "lint/extract/cenkalti_backoff.h"
 
 namespace fs = std::filesystem;
 using namespace retrylint;
+using namespace retrylint::testing;
 
 namespace {
-FileModel extract(const std::string &path, const std::string &text) {
-  FileModel m;
-  std::vector<Diagnostic> errors;
-  EXPECT_TRUE(extractText(path, text, true, m, errors));
-  EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors.front().message);
-  return m;
-}
-
-fs::path corpusDir() {
-  if (const char *env = std::getenv("RETRYLINT_CORPUS")) return env;
-  return fs::path(RETRYLINT_SOURCE_DIR) / ".." / "shared" / "corpus";
-}
-
 bool hasFinding(const RunResult &r, std::string_view rule, std::string_view file, int line) {
   for (const Finding &f : r.findings)
     if (f.rule == rule && f.where.path.find(file) != std::string::npos && f.where.line == line) return true;

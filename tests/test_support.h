@@ -1,0 +1,30 @@
+// Helpers shared by the extractor suites: extract a text that must analyse cleanly, and find
+// the shared corpus.
+#pragma once
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "lint/engine.h"
+
+namespace retrylint::testing {
+
+// Extracts `text` as if read from `path`; fails the test when it is not recognised or errors.
+inline FileModel extract(const std::string &path, const std::string &text) {
+  FileModel m;
+  std::vector<Diagnostic> errors;
+  EXPECT_TRUE(extractText(path, text, true, m, errors)) << path << " was not recognised";
+  EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors.front().message);
+  return m;
+}
+
+// ../shared/corpus beside the checkout, or $RETRYLINT_CORPUS.
+inline std::filesystem::path corpusDir() {
+  if (const char *env = std::getenv("RETRYLINT_CORPUS")) return env;
+  return std::filesystem::path(RETRYLINT_SOURCE_DIR) / ".." / "shared" / "corpus";
+}
+
+} // namespace retrylint::testing
