@@ -11,6 +11,8 @@
 //   literals), read by the gRPC service-config extractor, and every position mapped back into the
 //   C++ file. A literal that is not valid JSON, or holds a value of the wrong kind, is an RL901
 //   finding rather than an analysis error: the C++ file compiles, gRPC rejects the config at run time.
+#include <algorithm>
+#include <cctype>
 #include <regex>
 #include <set>
 
@@ -32,7 +34,6 @@ constexpr std::string_view kFormat = "cpp";
 // `attemptedRetries < maxRetries`; the delay is 0 before the first retry, then
 // (1 << attemptedRetries) * scaleFactor ms, with no random term and no maximum
 // (include/aws/core/client/DefaultRetryStrategy.h, source/client/DefaultRetryStrategy.cpp).
-constexpr long kDefaultMaxRetries = 10;
 constexpr long kDefaultScaleFactorMs = 25;
 constexpr const char *kDefaultStrategySource =
     "AWS SDK for C++ DefaultRetryStrategy: 0 ms before the first retry, then 2^n x scaleFactor (25 ms unless given), "
@@ -500,7 +501,7 @@ RetryPolicy awsBase(const std::string &cls, const std::string &component, const 
   if (cls == "DefaultRetryStrategy") {
     p.attempts_field = "maxRetries";
     p.attempts_count_retries = true;
-    p.budget_field = "a retry quota (StandardRetryStrategy)";
+    p.budget_field = "StandardRetryStrategy's retry quota";
     Backoff &b = p.backoff;
     b.growth = builtIn(Growth::Exponential, where, kDefaultStrategySource);
     b.multiplier = builtIn(2.0, where, kDefaultStrategySource);
@@ -625,8 +626,8 @@ void customDelay(RetryPolicy &p, const Tokens &t, const Method &m, ExtractContex
 
 void customAttempts(RetryPolicy &p, const Tokens &t, const Method &m, ExtractContext &cx,
                     const std::map<std::string, long long> &consts) {
-  p.attempts_field = "ShouldRetry";
-  p.attempts_count_retries = false;
+  p.attempts_field = "ShouldRetry's attemptedRetries bound";
+  p.attempts_count_retries = true;
   p.max_attempts = {};
   p.max_attempts.origin = Origin::Unknown;
   bool mentioned = false, limitish = false;
