@@ -5,8 +5,7 @@ namespace {
 
 void check(const FileModel &m, const Settings &settings, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
-    // Policies that exist only by a library's default are left to RL202 (the layers rule).
-    if (p.implicit || !p.max_attempts.known() || !p.max_attempts.value) continue;
+    if (!p.max_attempts.known() || !p.max_attempts.value) continue;
     int n = *p.max_attempts.value;
     bool aboveCeiling = n > settings.max_attempts;
     bool clamped = p.runtime_max_attempts && n > *p.runtime_max_attempts;
