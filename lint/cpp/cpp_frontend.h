@@ -75,6 +75,16 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
 // logs.cpp: log calls in the loop and its catch blocks.
 void findLogs(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
 
+// The arguments of the call whose `(` is at `open`, as token ranges (wait.cpp).
+std::vector<Range> callArgs(const Tokens &t, size_t open);
+// A name that denotes a random source: rand, std::mt19937, uniform_int_distribution, jitter … (wait.cpp).
+bool isRandomSource(std::string_view name);
+
+// ---- library configuration in code (config.cpp) ----
+// AWS SDK for C++ retry strategies and ClientConfiguration timeouts; gRPC service configs in
+// string literals (read by the gRPC service-config extractor, positions mapped into the file).
+void analyseConfig(const Tokens &toks, const FileFacts &facts, ExtractContext &cx);
+
 Span spanOf(const ExtractContext &cx, const Tokens &t, size_t b, size_t e);
 // Names of variables read in [r.b, r.e) (identifiers not followed by `(` and not after . -> ::).
 bool mentions(const Tokens &t, Range r, std::string_view name);

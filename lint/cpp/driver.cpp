@@ -322,6 +322,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   }
   tokenConstants(toks, got.facts.constants);
   analyseLoops(toks, got.facts, cx);
+  analyseConfig(toks, got.facts, cx);
 }
 
 } // namespace

@@ -58,7 +58,10 @@ std::optional<Duration> firstDuration(const Tokens &t, Range r) {
   return std::nullopt;
 }
 
-std::vector<Range> args(const Tokens &t, size_t open) {
+
+} // namespace
+
+std::vector<Range> callArgs(const Tokens &t, size_t open) {
   std::vector<Range> out;
   size_t c = t.close(open), b = open + 1;
   for (size_t i = b; i < c; ++i) {
@@ -69,7 +72,7 @@ std::vector<Range> args(const Tokens &t, size_t open) {
   return out;
 }
 
-} // namespace
+bool isRandomSource(std::string_view n) { return isRandom(n); }
 
 void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
   const Tokens &t = lv.t;
@@ -91,7 +94,7 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
     return;
   }
   const std::string name = t[call].text;
-  auto as = args(t, call + 1);
+  auto as = callArgs(t, call + 1);
   Span callSpan = spanOf(cx, t, call, t.close(call + 1) + 1);
   if (as.empty()) { b.growth.origin = Origin::Unknown; return; }
   Range delay = ((name == "wait_for" || name == "wait_until") && as.size() >= 2) ? as[1] : as[0];

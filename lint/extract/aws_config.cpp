@@ -11,17 +11,19 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "lint/extract/aws_common.h"
 #include "lint/extract/extractors.h"
 #include "lint/extract/ini.h"
 
 namespace retrylint {
+using aws::kCppLegacyAttempts;
+using aws::kQuotaSource;
+using aws::kStandardAttempts;
+using aws::setStandardBackoff;
 namespace {
 
 constexpr std::string_view kFormat = "aws-shared-config";
 
-// Standard and adaptive modes make 3 attempts unless max_attempts is set (SDKs and Tools
-// Reference Guide, "Retry behavior": "The default maximum number of attempts with this mode is three").
-constexpr int kStandardAttempts = 3;
 constexpr const char *kStandardAttemptsSource =
     "AWS SDK default in standard/adaptive mode: 3 attempts (AWS SDKs and Tools Reference Guide, retry behavior)";
 // With retry_mode unset the mode is SDK-specific; current SDKs (and all with AWS_NEW_RETRIES_2026)
@@ -34,7 +36,6 @@ constexpr const char *kUnsetModeSource =
 // Legacy mode: attempts are SDK-specific. The AWS SDK for C++'s DefaultRetryStrategy(maxRetries = 10):
 // 11 attempts (aws-sdk-cpp include/aws/core/client/DefaultRetryStrategy.h). Java v2 legacy: 4 attempts
 // (RetryMode.LEGACY, "up to 3 retries"); botocore legacy: 5 attempts.
-constexpr int kCppLegacyAttempts = 11;
 constexpr const char *kLegacyAttemptsSource =
     "AWS SDK for C++ legacy mode: DefaultRetryStrategy, 10 retries = 11 attempts (aws-sdk-cpp DefaultRetryStrategy.h); "
     "other SDKs differ in legacy mode (Java 4, Python 5 attempts)";
@@ -46,10 +47,6 @@ constexpr double kStandardCapSeconds = 20.0;
 constexpr const char *kStandardBackoffSource =
     "AWS standard retry mode: fully jittered exponential backoff, base 1 s, capped at 20 s (AWS SDKs and Tools "
     "Reference Guide, retry behavior; aws-sdk-cpp StandardRetryStrategy)";
-// Standard/adaptive retry quota: a 500-token bucket (aws-sdk-cpp DefaultRetryQuotaContainer; doctrine.md).
-constexpr const char *kQuotaSource =
-    "AWS standard/adaptive retry quota: a 500-token bucket that stops retries when empty (aws-sdk-cpp "
-    "DefaultRetryQuotaContainer)";
 
 // Keys that only AWS's config and credentials files use; with `[default]` or `[services …]`
 // one of them must be present for the file to be claimed.
@@ -107,15 +104,6 @@ bool isCredentialsFile(const std::string &path) {
   return path.substr(slash == std::string::npos ? 0 : slash + 1) == "credentials";
 }
 
-void setStandardBackoff(RetryPolicy &p, const Span &where) {
-  Backoff &b = p.backoff;
-  b.growth = builtIn(Growth::Exponential, where, kStandardBackoffSource);
-  b.initial = builtIn(std::optional<Duration>(Duration::s(kStandardBaseSeconds)), where, kStandardBackoffSource);
-  b.multiplier = builtIn(2.0, where, kStandardBackoffSource);
-  b.cap = builtIn(std::optional<Duration>(Duration::s(kStandardCapSeconds)), where, kStandardBackoffSource);
-  b.jitter = builtIn(Jitter::Full, where, kStandardBackoffSource);
-  b.description = "the AWS SDKs' standard backoff (jittered, 20 s cap)";
-}
 
 void extractProfile(ExtractContext &cx, const IniSection &s, std::string profile, bool credentials) {
   const SourceFile &src = cx.src;
@@ -213,6 +201,18 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
 }
 
 } // namespace
+
+namespace aws {
+void setStandardBackoff(RetryPolicy &p, const Span &where) {
+  Backoff &b = p.backoff;
+  b.growth = builtIn(Growth::Exponential, where, kStandardBackoffSource);
+  b.initial = builtIn(std::optional<Duration>(Duration::s(kStandardBaseSeconds)), where, kStandardBackoffSource);
+  b.multiplier = builtIn(2.0, where, kStandardBackoffSource);
+  b.cap = builtIn(std::optional<Duration>(Duration::s(kStandardCapSeconds)), where, kStandardBackoffSource);
+  b.jitter = builtIn(Jitter::Full, where, kStandardBackoffSource);
+  b.description = "the AWS SDKs' standard backoff (jittered, 20 s cap)";
+}
+} // namespace aws
 
 const Extractor &awsSharedConfigExtractor() {
   static const Extractor e{kFormat, nullptr, nullptr, {}, recogniseText, extractText};

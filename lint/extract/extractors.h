@@ -43,6 +43,11 @@ const Extractor &awsSharedConfigExtractor();
 const Extractor &stepFunctionsExtractor();
 const Extractor &cppExtractor(); // lint/cpp/driver.cpp
 
+// The gRPC service-config reader on its own, for configs embedded in other files (C++ string
+// literals passed to grpc::ChannelArguments::SetServiceConfigJSON).
+bool isGrpcServiceConfig(const YAML::Node &doc);
+void extractGrpcServiceConfig(const YAML::Node &doc, ExtractContext &cx);
+
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);
 

@@ -289,6 +289,9 @@ void extract(const YAML::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+bool isGrpcServiceConfig(const YAML::Node &doc) { return recognise(doc); }
+void extractGrpcServiceConfig(const YAML::Node &doc, ExtractContext &cx) { extract(doc, cx); }
+
 const Extractor &grpcServiceConfigExtractor() {
   static const Extractor e{kFormat, recognise, extract, {"methodConfig", "retryThrottling"}};
   return e;

@@ -1,0 +1,23 @@
+// AWS retry facts shared by the shared-config dialect (aws_config.cpp) and the C++ front end's
+// AWS SDK for C++ strategies (lint/cpp/config.cpp). Sources: shared/spec/formats.md §5.
+#pragma once
+#include "lint/model/policy.h"
+
+namespace retrylint::aws {
+
+// Standard and adaptive modes make 3 attempts unless max_attempts is set (SDKs and Tools
+// Reference Guide, "Retry behavior"; aws-sdk-cpp RetryStrategy.h StandardRetryStrategy(long maxAttempts = 3),
+// AdaptiveRetryStrategy.h AdaptiveRetryStrategy(long maxAttempts = 3)).
+inline constexpr int kStandardAttempts = 3;
+// The AWS SDK for C++'s legacy DefaultRetryStrategy(long maxRetries = 10, long scaleFactor = 25):
+// 11 attempts (aws-sdk-cpp include/aws/core/client/DefaultRetryStrategy.h).
+inline constexpr int kCppLegacyAttempts = 11;
+inline constexpr const char *kQuotaSource =
+    "AWS standard/adaptive retry quota: a 500-token bucket that stops retries when empty (aws-sdk-cpp "
+    "DefaultRetryQuotaContainer)";
+
+// Standard mode backoff: fully jittered exponential, base 1 s, capped at 20 s
+// (aws-sdk-cpp RetryStrategy.cpp: min(GetRandomValue() % 1000 * 2^min(n, 15), 20000) ms).
+void setStandardBackoff(RetryPolicy &p, const Span &where);
+
+} // namespace retrylint::aws
