@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <tuple>
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/JSON.h>
@@ -73,6 +74,67 @@ bool prepare(const std::string &path, std::string &content, bool named, std::vec
     return false;
   }
   return true;
+}
+
+// The rules' view of where `path` sits among the declared layers; a file matched by two layers
+// that are not nested is an error once it turns out to hold retry policies.
+Settings settingsFor(const RunOptions &options, const std::string &path, FileResult &r, bool hasPolicies) {
+  Settings s = options.settings;
+  if (!options.config || options.config->layers.empty()) return s;
+  const ProjectConfig &c = *options.config;
+  s.layer.configured = true;
+  for (const Layer &l : c.layers)
+    if (l.owns_retries) s.layer.owner = l.name;
+  std::string ambiguous;
+  r.layer = layerOf(c, path, &ambiguous);
+  if (r.layer) {
+    s.layer.layer = c.layers[*r.layer].name;
+    s.layer.owns_retries = c.layers[*r.layer].owns_retries;
+  }
+  if (!ambiguous.empty() && hasPolicies) r.errors.push_back(Diagnostic{path, 0, 0, ambiguous});
+  return s;
+}
+
+// After every file: the declared chains with their layers' policies, and the cross-file rules.
+void chainPass(const RunOptions &options, std::vector<FileResult> &perFile, RunResult &result) {
+  const ProjectConfig &c = *options.config;
+  std::vector<std::vector<const FileModel *>> byLayer(c.layers.size());
+  for (const FileResult &r : perFile)
+    if (r.layer && r.model) byLayer[*r.layer].push_back(r.model.get());
+  for (const LayerChain &declared : c.chains) {
+    Chain chain;
+    chain.line = declared.line;
+    for (size_t i : declared.layers) {
+      ChainLayer layer{c.layers[i].name, c.layers[i].owns_retries, {}, {}};
+      for (const FileModel *m : byLayer[i]) {
+        layer.files.push_back(m->path);
+        for (const RetryPolicy &p : m->policies) layer.policies.push_back(&p);
+      }
+      std::sort(layer.files.begin(), layer.files.end());
+      std::stable_sort(layer.policies.begin(), layer.policies.end(), [](const RetryPolicy *a, const RetryPolicy *b) {
+        return std::tie(a->where.path, a->where.line, a->where.column) < std::tie(b->where.path, b->where.line, b->where.column);
+      });
+      chain.layers.push_back(std::move(layer));
+    }
+    result.chains.push_back(std::move(chain));
+  }
+  for (const Rule *rule : allRules()) {
+    if (!rule->checkChain) continue;
+    std::vector<Finding> found;
+    Reporter reporter(*rule, rule->severity, found);
+    for (const Chain &chain : result.chains) rule->checkChain(chain, options.settings, reporter);
+    for (Finding &f : found) {
+      // Severity and on/off as configured for the file the finding is in (overrides included).
+      auto severity = effectiveRules(options, f.where.path)[f.rule];
+      if (!severity) continue;
+      f.severity = *severity;
+      // A policy shared by several chains is reported once per chain only if the messages differ.
+      bool dup = std::any_of(result.findings.begin(), result.findings.end(), [&](const Finding &g) {
+        return g.rule == f.rule && g.fingerprint == f.fingerprint && g.message == f.message;
+      });
+      if (!dup) result.findings.push_back(std::move(f));
+    }
+  }
 }
 
 } // namespace
@@ -183,11 +245,12 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
   r.policies = model.policies.size();
 
   auto rules = effectiveRules(options, path);
+  const Settings settings = settingsFor(options, path, r, !model.policies.empty());
   for (const Rule *rule : allRules()) {
     const auto &severity = rules[std::string(rule->code)];
-    if (!severity) continue;
+    if (!severity || !rule->check) continue;
     Reporter reporter(*rule, *severity, r.findings);
-    rule->check(model, options.settings, reporter);
+    rule->check(model, settings, reporter);
   }
 
   std::vector<Suppression> suppressions = parseSuppressions(src);
@@ -203,6 +266,8 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
       if (!s.used && !onlyUnknownNames) reporter.report(s.where, format, anchor, "this suppression silences no finding; remove it");
     }
   }
+  const bool layered = options.config && !options.config->layers.empty();
+  if ((layered || options.keep_models) && !model.policies.empty()) r.model = std::make_shared<const FileModel>(std::move(model));
   return r;
 }
 
@@ -258,6 +323,9 @@ RunResult run(const RunOptions &options) {
     std::move(r.findings.begin(), r.findings.end(), std::back_inserter(result.findings));
     std::move(r.errors.begin(), r.errors.end(), std::back_inserter(result.errors));
   }
+  if (options.config && !options.config->layers.empty()) chainPass(options, perFile, result);
+  for (FileResult &r : perFile)
+    if (r.model) result.models.push_back(std::move(r.model));
   std::sort(result.findings.begin(), result.findings.end(), findingLess);
   std::sort(result.errors.begin(), result.errors.end(), diagnosticLess);
   return result;

@@ -1,6 +1,7 @@
 // The pipeline: discover -> classify -> extract -> rules -> sort. Knows no rule by name.
 #pragma once
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "lint/config/config.h"
 #include "lint/extract/yaml_util.h"
 #include "lint/model/finding.h"
+#include "rules/chain.h"
 #include "rules/rule.h"
 
 namespace retrylint {
@@ -19,6 +21,7 @@ struct RunOptions {
   RuleSettings cli_rules;              // --enable/--disable/--severity: win over the config
   unsigned jobs = 0;                   // 0 = one per core
   ExtractOptions extract;              // -p BUILD_DIR and other extractor inputs
+  bool keep_models = false;            // keep every file's policies in RunResult (--report layers)
 };
 
 struct Stats {
@@ -31,6 +34,10 @@ struct RunResult {
   std::vector<Finding> findings;  // sorted by path, line, column, rule
   std::vector<Diagnostic> errors; // inputs that could not be (fully) analysed
   Stats stats;
+  // With layers declared (or keep_models): the files holding policies, and the declared chains,
+  // whose policies point into `models`.
+  std::vector<std::shared_ptr<const FileModel>> models;
+  std::vector<Chain> chains;
 };
 
 // One file's share of a run.
@@ -39,6 +46,8 @@ struct FileResult {
   std::vector<Diagnostic> errors;
   bool analysed = false;
   size_t policies = 0;
+  std::optional<size_t> layer;              // index into the config's layers
+  std::shared_ptr<const FileModel> model;   // kept for the chain pass and --report layers
 };
 
 // Parse text read from `path` and extract its retry policies into `model`; returns whether any

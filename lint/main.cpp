@@ -59,6 +59,10 @@ cl::opt<int> maxAttempts("max-attempts", cl::desc("RL203 ceiling: most attempts 
 cl::opt<std::string> buildDir("p", cl::desc("Directory holding compile_commands.json for C++ files"),
                               cl::value_desc("build-dir"), cl::cat(category));
 cl::opt<unsigned> jobs("j", cl::desc("Parallel jobs (default: number of cores)"), cl::init(0), cl::Prefix, cl::cat(category));
+enum class Report { Findings, Layers };
+cl::opt<Report> report("report", cl::desc("What to report"), cl::init(Report::Findings), cl::cat(category),
+                       cl::values(clEnumValN(Report::Findings, "findings", "the findings (default)"),
+                                  clEnumValN(Report::Layers, "layers", "per call chain: attempts and their origin, calls per request, worst-case time, deadline (text or --format json)")));
 cl::opt<bool> listRules("list-rules", cl::desc("List the rules and exit"), cl::cat(category));
 cl::opt<std::string> explain("explain", cl::desc("Print a rule's documentation and exit"), cl::value_desc("rule"),
                              cl::cat(category));
@@ -106,6 +110,9 @@ int main(int argc, char **argv) {
   RunOptions options;
   options.paths.assign(paths.begin(), paths.end());
   options.jobs = jobs;
+  options.keep_models = report == Report::Layers;
+  if (report == Report::Layers && (format == Format::Sarif || format == Format::Github))
+    return usageError("--report layers is written as text or --format json");
   options.extract.compile_commands_dir = buildDir;
   auto failSeverity = parseSeverity(failOn);
   if (!failSeverity) return usageError("--fail-on must be error, warning or note, not '" + failOn + "'");
@@ -228,7 +235,10 @@ int main(int argc, char **argv) {
     if (ec) return usageError("cannot write " + outputFile + ": " + ec.message());
     out = file.get();
   }
-  switch (format) {
+  if (report == Report::Layers) {
+    if (format == Format::Json) writeLayersJson(*out, result, options.settings);
+    else writeLayersText(*out, result, options.settings);
+  } else switch (format) {
   case Format::Text:
     writeText(*out, result, out == &llvm::outs() && llvm::outs().has_colors());
     break;

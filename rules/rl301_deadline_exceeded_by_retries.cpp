@@ -1,18 +1,8 @@
+#include "rules/chain.h"
 #include "rules/rule.h"
 
 namespace retrylint {
 namespace {
-
-// Worst-case sum of the waits before retries 1..k.
-std::optional<Duration> waitsFor(const Backoff &b, int k) {
-  Duration sum{0};
-  for (int n = 1; n <= k; ++n) {
-    auto w = worstCaseWait(b, n);
-    if (!w) return std::nullopt;
-    sum = sum + *w;
-  }
-  return sum;
-}
 
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
@@ -20,7 +10,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (!p.overall_deadline.known() || !p.overall_deadline.value) continue;
     const Duration deadline = *p.overall_deadline.value;
     const int attempts = *p.effectiveAttempts();
-    auto waits = waitsFor(p.backoff, attempts - 1);
+    auto waits = worstCaseWaits(p.backoff, attempts - 1);
     bool seconds = deadline >= Duration::s(1);
     auto fmt = [&](Duration d) { return seconds ? formatSeconds(d) : formatDuration(d); };
     std::string deadlineText = p.deadline_name + " " + fmt(deadline);
@@ -34,7 +24,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       // How many attempts do fit?
       int fit = 0;
       for (int k = 1; k <= attempts; ++k) {
-        Duration t = perTry * static_cast<double>(k) + waitsFor(p.backoff, k - 1).value_or(Duration{0});
+        Duration t = perTry * static_cast<double>(k) + worstCaseWaits(p.backoff, k - 1).value_or(Duration{0});
         if (t <= deadline) fit = k;
       }
       std::string msg = std::to_string(attempts) + " attempts x " + fmt(perTry) + " per try";
@@ -53,6 +43,28 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       std::string msg = "the waits before " + std::to_string(attempts - 1) + " retries add up to " + fmt(*waits) +
                         " (worst case) >= " + deadlineText + ": the last attempts can never run";
       out.report(p, at, "deadline", msg);
+    }
+  }
+}
+
+// Across layers: an inner layer whose retries outlast the time its caller waits for one call.
+void checkChain(const Chain &chain, const Settings &, Reporter &out) {
+  std::vector<LayerFigures> figures = analyseChain(chain);
+  for (size_t i = 1; i < chain.layers.size(); ++i) {
+    const LayerFigures &caller = figures[i - 1];
+    if (!caller.limit_below) continue;
+    std::optional<Duration> below = i + 1 < figures.size() ? figures[i + 1].worst_time : std::nullopt;
+    for (const RetryPolicy *p : chain.layers[i].policies) {
+      if (p->retries() == 0) continue;
+      std::string arithmetic;
+      auto t = worstCaseTime(*p, below, &arithmetic);
+      if (!t || *t <= *caller.limit_below) continue;
+      const Span &at = p->max_attempts.written() ? p->max_attempts.where : p->where;
+      out.report(*p, at, "deadline/caller",
+                 "layer '" + chain.layers[i].name + "' can take " + arithmetic + " when every attempt times out, but its caller '" +
+                     chain.layers[i - 1].name + "' waits at most " + caller.limit_below_text +
+                     ": the last attempts run for a caller that has given up (and may be retrying itself); fit this layer's "
+                     "attempts in the caller's timeout or retry in one layer only");
     }
   }
 }
@@ -81,11 +93,14 @@ extern const Rule kRL301 = {
         "    retries:\n"
         "      attempts: 1\n"
         "      perTryTimeout: 1.4s",
-        "None.",
+        "None. With layers declared in .retrylint.yaml the rule also compares each layer's worst-case time "
+        "(nested: an attempt without its own timeout lasts as long as the layer below) with its caller's per-try "
+        "timeout or deadline.",
         "Istio HTTPRetry and HTTPRoute.timeout (istio/api virtual_service.proto); istio/istio#21137; "
         "gRFC A6 (the method timeout covers all attempts); Envoy router filter (route timeout includes retries).",
     },
     check,
+    checkChain,
 };
 
 } // namespace retrylint

@@ -1,6 +1,7 @@
 // What a rule is: code, name, default severity, documentation, and a check of the model.
 // Rules never read files, flags or output formats: they see a FileModel and report.
 #pragma once
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,10 +22,21 @@ struct RuleDoc {
   std::string_view references; // References
 };
 
+// Where the file being checked sits in the project's declared call chains (.retrylint.yaml `layers`).
+struct LayerContext {
+  bool configured = false;   // the project config declares layers
+  std::string layer;         // the layer this file belongs to; "" = none
+  bool owns_retries = false; // that layer is the one that should retry
+  std::string owner;         // the layer that owns retries, "" = none declared
+};
+
 struct Settings {
   int max_attempts = 5;       // RL203 ceiling (settings.max-attempts)
   int max_amplification = 10; // RL204 ceiling (settings.max-amplification)
+  LayerContext layer;         // per file: filled by the engine before the rules run
 };
+
+struct Chain; // rules/chain.h: one declared call chain with every layer's policies
 
 class Reporter;
 
@@ -35,6 +47,8 @@ struct Rule {
   std::string_view summary;  // one line, for --list-rules and the README
   RuleDoc doc;
   void (*check)(const FileModel &model, const Settings &settings, Reporter &out);
+  // Cross-file rules: called once per call chain after every file was checked (nullptr: none).
+  void (*checkChain)(const Chain &chain, const Settings &settings, Reporter &out) = nullptr;
 };
 
 // Collects findings for one rule on one file.
@@ -45,6 +59,8 @@ public:
   // A finding about `policy`, at `where`; `field` names the construct for the fingerprint.
   void report(const RetryPolicy &policy, const Span &where, std::string_view field, std::string message,
               const std::optional<Fix> &fix = std::nullopt);
+  // Report below the rule's severity (RL202 without layer information reports at note).
+  void capSeverity(Severity most) { severity_ = std::min(severity_, most); }
   // A finding about a construct that is not a policy (RL901 problems).
   void report(const Span &where, std::string format, std::string anchor, std::string message,
               const std::optional<Fix> &fix = std::nullopt);

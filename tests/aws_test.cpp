@@ -133,7 +133,8 @@ TEST(AwsConfig, MaxAttemptsCountsAttemptsAndDefaultsSaySo) {
 TEST(AwsConfig, ImplicitProfilesProduceNoFindings) {
   FileResult r = analyseText("config", "[default]\nregion = eu-west-1\n[profile x]\noutput = json\n", true, RunOptions{});
   EXPECT_EQ(r.policies, 2u);
-  EXPECT_TRUE(r.findings.empty());
+  for (const Finding &f : r.findings) // only RL202's advisory note: no layers say whether they should retry
+    EXPECT_TRUE(f.rule == "RL202" && f.severity == Severity::Note) << f.rule << ": " << f.message;
 }
 
 TEST(AwsConfig, OnlyAwsFilesAreClaimed) {
@@ -270,7 +271,8 @@ TEST(AwsCorpus, SharedConfigProfiles) {
   EXPECT_EQ(r.stats.policies, 5u); // one per profile, retryunset implicit
   std::set<std::pair<int, std::string>> got;
   for (const Finding &f : r.findings) got.insert({f.where.line, f.rule});
-  EXPECT_EQ(got, (std::set<std::pair<int, std::string>>{{9, "RL304"}, {13, "RL901"}, {16, "RL901"}}));
+  // RL202 (note: no layers declared) on the profile left at the SDK's default attempts.
+  EXPECT_EQ(got, (std::set<std::pair<int, std::string>>{{2, "RL202"}, {9, "RL304"}, {13, "RL901"}, {16, "RL901"}}));
 }
 
 TEST(AwsCorpus, StepFunctionsRetriers) {

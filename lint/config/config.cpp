@@ -1,5 +1,7 @@
 #include "lint/config/config.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include <llvm/ADT/SmallString.h>
@@ -86,6 +88,76 @@ void checkKeys(const YAML::Node &map, const std::set<std::string> &allowed, cons
   }
 }
 
+// A glob without its anchor and its "everything under" suffix: the same set of files for the
+// purpose of comparing two layers' globs.
+std::string normalisedGlob(std::string g) {
+  if (!g.empty() && g[0] == '/') g.erase(0, 1);
+  if (g.size() >= 3 && g.compare(g.size() - 3, 3, "/**") == 0) g.resize(g.size() - 3);
+  while (!g.empty() && g.back() == '/') g.pop_back();
+  return g;
+}
+
+void parseLayers(const YAML::Node &n, ProjectConfig &c) {
+  if (!n.IsSequence()) fail(n, "layers must be a list, outermost layer first");
+  if (n.size() == 0) fail(n, "layers is empty: declare at least one layer with name and paths");
+  std::map<std::string, std::pair<std::string, int>> globOwner; // normalised glob -> (layer, line)
+  int owner = -1;
+  for (const auto &l : n) {
+    if (!l.IsMap()) fail(l, "each layer must be a map with name and paths");
+    checkKeys(l, {"name", "paths", "owns-retries"}, "a layer");
+    Layer layer;
+    layer.line = lineOf(l);
+    if (!l["name"]) fail(l, "a layer needs a name");
+    layer.name = scalar(l["name"], "layers[].name");
+    if (layer.name.empty()) fail(l["name"], "a layer name must not be empty");
+    for (const Layer &other : c.layers)
+      if (other.name == layer.name)
+        fail(l["name"], "layer '" + layer.name + "' is declared twice (first on line " + std::to_string(other.line) + ")");
+    if (!l["paths"]) fail(l, "layer '" + layer.name + "' needs paths");
+    layer.paths = globList(l["paths"], "layer '" + layer.name + "' paths");
+    if (layer.paths.empty()) fail(l["paths"], "layer '" + layer.name + "' has no paths");
+    for (size_t i = 0; i < layer.paths.size(); ++i) {
+      const YAML::Node g = l["paths"].IsSequence() ? l["paths"][i] : l["paths"];
+      auto [it, fresh] = globOwner.emplace(normalisedGlob(layer.paths[i]), std::make_pair(layer.name, lineOf(g)));
+      if (!fresh)
+        fail(g, "'" + layer.paths[i] + "' is already a path of layer '" + it->second.first + "' (line " +
+                    std::to_string(it->second.second) + "); a file belongs to one layer");
+    }
+    if (auto o = l["owns-retries"]) layer.owns_retries = boolean(o, "owns-retries");
+    if (layer.owns_retries) {
+      if (owner >= 0)
+        fail(l["owns-retries"], "layers '" + c.layers[owner].name + "' (line " + std::to_string(c.layers[owner].line) +
+                                    ") and '" + layer.name + "' both own retries; at most one layer may");
+      owner = static_cast<int>(c.layers.size());
+    }
+    c.layers.push_back(layer);
+  }
+}
+
+void parseChains(const YAML::Node &n, ProjectConfig &c) {
+  if (!n.IsSequence() || n.size() == 0)
+    fail(n, "chains must be a list of call chains, each a list of layer names, outermost first");
+  for (const auto &ch : n) {
+    if (!ch.IsSequence() || ch.size() == 0) fail(ch, "each chain must be a non-empty list of layer names, outermost first");
+    LayerChain chain;
+    chain.line = lineOf(ch);
+    for (const auto &item : ch) {
+      std::string name = scalar(item, "a chain entry");
+      size_t i = 0;
+      while (i < c.layers.size() && c.layers[i].name != name) ++i;
+      if (i == c.layers.size()) {
+        std::string known;
+        for (const Layer &l : c.layers) known += (known.empty() ? "" : ", ") + l.name;
+        fail(item, "unknown layer '" + name + "' in a chain (declared layers: " + known + ")");
+      }
+      if (std::find(chain.layers.begin(), chain.layers.end(), i) != chain.layers.end())
+        fail(item, "layer '" + name + "' appears twice in one chain");
+      chain.layers.push_back(i);
+    }
+    c.chains.push_back(chain);
+  }
+}
+
 ProjectConfig parse(const YAML::Node &root, const std::string &path) {
   ProjectConfig c;
   c.path = path;
@@ -93,8 +165,8 @@ ProjectConfig parse(const YAML::Node &root, const std::string &path) {
   llvm::sys::fs::make_absolute(abs);
   c.root = llvm::sys::path::parent_path(abs).str();
   if (root.IsNull()) return c;
-  if (!root.IsMap()) fail(root, "the config must be a map with rules, settings, exclude, overrides, layers");
-  checkKeys(root, {"rules", "settings", "exclude", "overrides", "layers"}, "the config");
+  if (!root.IsMap()) fail(root, "the config must be a map with rules, settings, exclude, overrides, layers, chains");
+  checkKeys(root, {"rules", "settings", "exclude", "overrides", "layers", "chains"}, "the config");
   if (auto n = root["rules"]) c.rules = ruleSettings(n);
   if (auto n = root["settings"]) {
     if (!n.IsMap()) fail(n, "settings must be a map");
@@ -112,29 +184,15 @@ ProjectConfig parse(const YAML::Node &root, const std::string &path) {
       c.overrides.push_back(PathOverride{globList(o["paths"], "overrides[].paths"), ruleSettings(o["rules"]), lineOf(o)});
     }
   }
-  if (auto n = root["layers"]) {
-    if (!n.IsSequence()) fail(n, "layers must be a list, outermost layer first");
-    std::set<std::string> names;
-    std::optional<size_t> owner; // index: c.layers grows while we read
-    for (const auto &l : n) {
-      if (!l.IsMap()) fail(l, "each layer must be a map with name and paths");
-      checkKeys(l, {"name", "paths", "owns-retries"}, "a layer");
-      Layer layer;
-      layer.line = lineOf(l);
-      if (!l["name"]) fail(l, "a layer needs a name");
-      layer.name = scalar(l["name"], "layers[].name");
-      if (!names.insert(layer.name).second) fail(l["name"], "layer '" + layer.name + "' is declared twice");
-      if (!l["paths"]) fail(l, "layer '" + layer.name + "' needs paths");
-      layer.paths = globList(l["paths"], "layer '" + layer.name + "' paths");
-      if (auto o = l["owns-retries"]) layer.owns_retries = boolean(o, "owns-retries");
-      c.layers.push_back(layer);
-      if (layer.owns_retries) {
-        if (owner)
-          fail(l["owns-retries"], "layers '" + c.layers[*owner].name + "' (line " + std::to_string(c.layers[*owner].line) +
-                                      ") and '" + layer.name + "' both own retries; at most one layer may");
-        owner = c.layers.size() - 1;
-      }
-    }
+  if (auto n = root["layers"]) parseLayers(n, c);
+  if (auto n = root["chains"]) {
+    if (!root["layers"]) fail(n, "chains name layers, but no layers are declared");
+    parseChains(n, c);
+  } else if (!c.layers.empty()) {
+    LayerChain all;
+    all.line = lineOf(root["layers"]);
+    for (size_t i = 0; i < c.layers.size(); ++i) all.layers.push_back(i);
+    c.chains.push_back(all);
   }
   return c;
 }
@@ -200,6 +258,50 @@ bool globMatches(const std::string &globIn, const std::string &relPath) {
     return matchOne("*/" + glob, relPath) || matchOne("*/" + glob + "/*", relPath);
   }
   return false;
+}
+
+namespace {
+// The directory a glob names before its first wildcard ("services/orders" for services/orders/**,
+// "" for *.yaml or a bare name that matches anywhere).
+std::string literalDir(const std::string &glob) {
+  bool anchored = !glob.empty() && glob[0] == '/';
+  std::string g = normalisedGlob(glob);
+  size_t wild = g.find_first_of("*?[{");
+  if (wild == std::string::npos) return (!anchored && g.find('/') == std::string::npos) ? "" : g;
+  size_t slash = g.rfind('/', wild);
+  return slash == std::string::npos ? "" : g.substr(0, slash);
+}
+bool dirContains(const std::string &outer, const std::string &inner) {
+  return outer.empty() || (inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 && inner[outer.size()] == '/');
+}
+} // namespace
+
+std::optional<size_t> layerOf(const ProjectConfig &config, const std::string &path, std::string *ambiguous) {
+  if (config.layers.empty()) return std::nullopt;
+  std::string rel = relativeTo(config.root, path);
+  if (rel.empty()) return std::nullopt;
+  std::vector<std::pair<size_t, std::string>> hits; // layer, deepest literal dir of its matching globs
+  for (size_t i = 0; i < config.layers.size(); ++i) {
+    std::optional<std::string> best;
+    for (const std::string &g : config.layers[i].paths)
+      if (globMatches(g, rel)) {
+        std::string d = literalDir(g);
+        if (!best || d.size() > best->size()) best = d;
+      }
+    if (best) hits.emplace_back(i, *best);
+  }
+  if (hits.empty()) return std::nullopt;
+  auto deepest = std::max_element(hits.begin(), hits.end(), [](const auto &a, const auto &b) { return a.second.size() < b.second.size(); });
+  for (const auto &h : hits) {
+    if (h.first == deepest->first || dirContains(h.second, deepest->second)) continue;
+    if (ambiguous) {
+      const Layer &a = config.layers[std::min(h.first, deepest->first)], &b = config.layers[std::max(h.first, deepest->first)];
+      *ambiguous = "matched by the paths of layers '" + a.name + "' (" + config.path + ":" + std::to_string(a.line) + ") and '" +
+                   b.name + "' (line " + std::to_string(b.line) + "); a file belongs to one layer: narrow one of the globs";
+    }
+    return std::nullopt;
+  }
+  return deepest->first;
 }
 
 std::string relativeTo(const std::string &root, const std::string &path) {

@@ -32,6 +32,12 @@ struct Layer {
   int line = 0;
 };
 
+// One call chain: layer indexes into ProjectConfig::layers, outermost first.
+struct LayerChain {
+  std::vector<size_t> layers;
+  int line = 0;
+};
+
 struct ProjectConfig {
   std::string path; // the config file
   std::string root; // its directory: globs are relative to it
@@ -40,7 +46,15 @@ struct ProjectConfig {
   std::vector<std::string> exclude;
   std::vector<PathOverride> overrides;
   std::vector<Layer> layers; // the call chain, outermost first
+  // `chains:` (lists of layer names, outermost first); without it, `layers` in order is the one chain.
+  std::vector<LayerChain> chains;
 };
+
+// Which layer a file belongs to: its index in `config.layers`, or nullopt. A file matched by
+// two layers belongs to the one whose matching glob names the deeper directory (services/orders/db/**
+// inside services/orders/**); when neither is nested in the other, `ambiguous` gets an error message.
+std::optional<size_t> layerOf(const ProjectConfig &config, const std::string &path, std::string *ambiguous = nullptr);
+
 
 // The nearest .retrylint.yaml in `startDir` or a parent directory, or "" if there is none.
 std::string findProjectConfig(const std::string &startDir);

@@ -178,6 +178,8 @@ void extractProfile(ExtractContext &cx, const IniSection &s, std::string profile
   // quota; Java legacy: jittered with a token bucket). The model leaves them Unknown.
   if (m == Mode::Adaptive) p.adaptive_rate_limit = written(true, modeWhere);
 
+  if (p.max_attempts.origin == Origin::Defaulted)
+    p.max_attempts.fix = Fix{"set max_attempts = 1 (no retry)", {src.insertLineAfter(s.line0, "max_attempts = 1")}};
   p.implicit = !mode && !attempts;
   cx.model.policies.push_back(std::move(p));
 }

@@ -114,6 +114,18 @@ void collectMethods(ExtractContext &cx, const YAML::Node &route, RetryPolicy &p)
   }
 }
 
+// Turns the implicit retries off: `retries: {attempts: 0}` as the route's first key (attempts
+// counts retries, so 0 = a single attempt).
+std::optional<Fix> noRetriesFix(ExtractContext &cx, const YAML::Node &route) {
+  if (route.begin() == route.end()) return std::nullopt;
+  YAML::Mark m = route.begin()->first.Mark();
+  if (m.is_null()) return std::nullopt;
+  bool flow = route.Style() == YAML::EmitterStyle::Flow;
+  std::string text = flow ? "retries: {attempts: 0}, " : "retries: {attempts: 0}\n" + std::string(m.column, ' ');
+  Span at{cx.src.path(), m.line + 1, m.column + 1, m.line + 1, m.column + 1};
+  return Fix{"set retries.attempts to 0 (one attempt, no retry)", {cx.src.replace(at, text)}};
+}
+
 void extractRoute(ExtractContext &cx, const YAML::Node &route, size_t index, const std::string &vsName,
                   const std::string &vsAnchor) {
   requireMap(cx, route, "spec.http[" + std::to_string(index) + "]");
@@ -151,6 +163,7 @@ void extractRoute(ExtractContext &cx, const YAML::Node &route, size_t index, con
     p.implicit = true;
     p.where = cx.span(route);
     p.max_attempts = defaulted(std::optional<int>(kIstioDefaultRetries + 1), p.where, kIstioDefaultRetriesSource);
+    p.max_attempts.fix = noRetriesFix(cx, route);
     p.retry_on = defaultRetryOn(p.where);
     for (auto &c : p.retry_on) c.origin = Origin::Defaulted;
     p.per_try_timeout = defaulted(std::optional<Duration>(), p.where, "Istio: perTryTimeout defaults to the route timeout");

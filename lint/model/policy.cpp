@@ -26,6 +26,16 @@ std::optional<Duration> worstCaseWait(const Backoff &b, int n) {
   return nominal * b.jitter_upper;
 }
 
+std::optional<Duration> worstCaseWaits(const Backoff &b, int k) {
+  Duration sum{0};
+  for (int n = 1; n <= k; ++n) {
+    auto w = worstCaseWait(b, n);
+    if (!w) return std::nullopt;
+    sum = sum + *w;
+  }
+  return sum;
+}
+
 std::optional<int> RetryPolicy::effectiveAttempts() const {
   if (!max_attempts.value) return std::nullopt;
   int n = *max_attempts.value;

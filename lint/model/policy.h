@@ -57,6 +57,8 @@ struct Backoff {
 
 // Worst-case wait before retry n (1-based), or nullopt when the schedule is not known.
 std::optional<Duration> worstCaseWait(const Backoff &b, int n);
+// Worst-case sum of the waits before retries 1..k, or nullopt when the schedule is not known.
+std::optional<Duration> worstCaseWaits(const Backoff &b, int k);
 
 // One retry condition as written (or defaulted): an HTTP status or class, a gRPC status,
 // a transport condition, an exception or error name.

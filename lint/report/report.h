@@ -17,4 +17,9 @@ void writeSarif(llvm::raw_ostream &out, const RunResult &result);
 // GitHub Actions workflow commands (annotations).
 void writeGithub(llvm::raw_ostream &out, const RunResult &result);
 
+// `--report layers`: a table per declared call chain (attempts and where they come from, calls per
+// user request, worst-case time, deadline); without layers, the policies found and how to declare them.
+void writeLayersText(llvm::raw_ostream &out, const RunResult &result, const Settings &settings);
+void writeLayersJson(llvm::raw_ostream &out, const RunResult &result, const Settings &settings);
+
 } // namespace retrylint
