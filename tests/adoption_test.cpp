@@ -225,4 +225,7 @@ TEST(Docs, ReadmeShowsTheCiSnippetsVerbatim) {
     ++seen;
   }
   EXPECT_GE(seen, 3);
+  // The sample `--report layers` is the golden file the layers suite checks the tool against.
+  EXPECT_NE(readme.find(slurp(fs::path(RETRYLINT_SOURCE_DIR) / "tests/golden/layers_amplified.txt")), std::string::npos)
+      << "the README's layers report is not tests/golden/layers_amplified.txt";
 }
