@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ llvm-14-dev libclang-14-dev libclang-cpp14-dev libyaml-cpp-dev libgtest-dev)
+packages=(cmake ninja-build g++ llvm-14-dev libclang-14-dev libclang-cpp14-dev libyaml-cpp-dev libgtest-dev
+          clang-14 libclang-rt-14-dev)  # clang: scripts/sanitize.sh and scripts/fuzz.sh
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
