@@ -17,9 +17,6 @@
 #include "lint/suppress/suppressions.h"
 
 namespace retrylint {
-namespace {
-
-} // namespace
 
 // The deepest nesting a YAML/JSON text can reach, over-estimated cheaply before the recursive
 // parsers see it: indentation levels of block collections (`- - -` on one line counts one per
