@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <sstream>
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/JSON.h>
@@ -10,6 +11,7 @@
 #include <llvm/Support/Process.h>
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "lint/discover/discover.h"
@@ -66,6 +68,35 @@ int nestingDepth(std::string_view text) {
 }
 
 namespace {
+
+// yaml-cpp 0.7's LoadAll never returns when a ',' follows a document's content ("[a], b",
+// "{e},{e}", "\"a\","): the parser yields empty documents at the same position forever, growing
+// memory. A first pass with this handler stops there with a parse error at the ','.
+struct TerminationCheck : YAML::EventHandler {
+  size_t lastStart = SIZE_MAX;
+  void OnDocumentStart(const YAML::Mark &m) override {
+    if (m.pos >= 0 && static_cast<size_t>(m.pos) == lastStart)
+      throw YAML::ParserException(m, "unexpected ',' after the end of the document's content");
+    lastStart = static_cast<size_t>(m.pos);
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark &, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark &, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t, const std::string &) override {}
+  void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// YAML::LoadAll, guarded against the loop above.
+std::vector<YAML::Node> loadAllDocuments(const std::string &text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  TerminationCheck check;
+  while (parser.HandleNextDocument(check)) {}
+  return YAML::LoadAll(text);
+}
 
 bool isJsonPath(const std::string &path) {
   return llvm::sys::path::extension(path).equals_insensitive(".json");
@@ -181,7 +212,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
       std::replace(yamlText.begin(), yamlText.end(), '\t', ' ');
       docs.push_back(YAML::Load(yamlText));
     } else {
-      docs = YAML::LoadAll(text);
+      docs = loadAllDocuments(text);
     }
   } catch (const YAML::Exception &e) {
     if (!relevant) return false;
