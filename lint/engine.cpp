@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <regex>
+#include <sstream>
 #include <tuple>
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/Process.h>
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "lint/discover/discover.h"
@@ -17,30 +20,83 @@
 #include "lint/suppress/suppressions.h"
 
 namespace retrylint {
-namespace {
 
-// Inputs larger than this are not retry configs; reading them would only cost memory.
-constexpr size_t kMaxFileBytes = 32u << 20;
-// yaml-cpp parses recursively; refuse nesting that could exhaust the stack.
-constexpr int kMaxNesting = 500;
-
-// Deepest bracket nesting of flow collections and block indentation steps, roughly: enough to
-// refuse pathological inputs before the recursive parser sees them.
-int flowNestingDepth(std::string_view text) {
-  int depth = 0, deepest = 0;
-  bool inDouble = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inDouble) {
-      if (c == '\\') ++i;
-      else if (c == '"') inDouble = false;
-      continue;
+// The deepest nesting a YAML/JSON text can reach, over-estimated cheaply before the recursive
+// parsers see it: indentation levels of block collections (`- - -` on one line counts one per
+// dash) plus the open brackets of flow collections.
+int nestingDepth(std::string_view text) {
+  std::vector<size_t> indents; // columns of the open block levels
+  int flow = 0, deepest = 0;
+  bool inDouble = false, inSingle = false;
+  size_t i = 0;
+  while (i < text.size()) {
+    // Start of a line: its indentation closes deeper block levels.
+    size_t col = 0;
+    while (i < text.size() && text[i] == ' ') ++i, ++col;
+    bool blank = i >= text.size() || text[i] == '\n' || text[i] == '\r' || text[i] == '#';
+    if (!blank && flow == 0 && !inDouble && !inSingle) {
+      while (!indents.empty() && indents.back() > col) indents.pop_back();
+      if (indents.empty() || indents.back() < col) indents.push_back(col);
+      // Compact nested sequences and explicit keys: `- - - x`, `? - x`.
+      while (i + 1 < text.size() && (text[i] == '-' || text[i] == '?') && text[i + 1] == ' ') {
+        i += 2, col += 2;
+        while (i < text.size() && text[i] == ' ') ++i, ++col;
+        indents.push_back(col);
+      }
     }
-    if (c == '"') inDouble = true;
-    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
-    else if ((c == ']' || c == '}') && depth > 0) --depth;
+    deepest = std::max(deepest, static_cast<int>(indents.size()) + flow);
+    for (; i < text.size() && text[i] != '\n'; ++i) {
+      char c = text[i];
+      if (inDouble) {
+        if (c == '\\') ++i;
+        else if (c == '"') inDouble = false;
+        continue;
+      }
+      if (inSingle) {
+        if (c == '\'') inSingle = false;
+        continue;
+      }
+      if (c == '"') inDouble = true;
+      else if (c == '\'' && flow > 0) inSingle = true;
+      else if (c == '[' || c == '{') deepest = std::max(deepest, static_cast<int>(indents.size()) + ++flow);
+      else if ((c == ']' || c == '}') && flow > 0) --flow;
+      else if (c == '#' && flow == 0) break; // a comment (close enough: `#` inside plain scalars is rare)
+    }
+    while (i < text.size() && text[i] != '\n') ++i;
+    ++i;
   }
   return deepest;
+}
+
+namespace {
+
+// yaml-cpp 0.7's LoadAll never returns when a ',' follows a document's content ("[a], b",
+// "{e},{e}", "\"a\","): the parser yields empty documents at the same position forever, growing
+// memory. A first pass with this handler stops there with a parse error at the ','.
+struct TerminationCheck : YAML::EventHandler {
+  size_t lastStart = SIZE_MAX;
+  void OnDocumentStart(const YAML::Mark &m) override {
+    if (m.pos >= 0 && static_cast<size_t>(m.pos) == lastStart)
+      throw YAML::ParserException(m, "unexpected ',' after the end of the document's content");
+    lastStart = static_cast<size_t>(m.pos);
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark &, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark &, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t, const std::string &) override {}
+  void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// YAML::LoadAll, guarded against the loop above.
+std::vector<YAML::Node> loadAllDocuments(const std::string &text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  TerminationCheck check;
+  while (parser.HandleNextDocument(check)) {}
+  return YAML::LoadAll(text);
 }
 
 bool isJsonPath(const std::string &path) {
@@ -186,8 +242,10 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
   const bool relevant = looksLikeRetryConfig(text);
-  if (flowNestingDepth(text) > kMaxNesting) {
-    if (relevant) fail(0, 0, "nesting deeper than " + std::to_string(kMaxNesting) + " levels; not analysed");
+  if (int depth = nestingDepth(text); depth > options.max_nesting) {
+    if (relevant)
+      fail(0, 0, "nested " + std::to_string(depth) + " levels deep, more than the limit of " +
+                     std::to_string(options.max_nesting) + " (--max-nesting); not analysed");
     return false;
   }
 
@@ -218,7 +276,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
       std::replace(yamlText.begin(), yamlText.end(), '\t', ' ');
       docs.push_back(YAML::Load(yamlText));
     } else {
-      docs = YAML::LoadAll(text);
+      docs = loadAllDocuments(text);
     }
   } catch (const YAML::Exception &e) {
     if (!relevant) return false;
@@ -271,6 +329,44 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
   return r;
 }
 
+bool readInput(const Candidate &c, const ExtractOptions &limits, std::string &text, std::vector<Diagnostic> &errors) {
+  auto fail = [&](std::string msg) {
+    errors.push_back(Diagnostic{c.path, 0, 0, std::move(msg)});
+    return false;
+  };
+  // Never open what is not a regular file: a FIFO would block the run, a device never end.
+  llvm::sys::fs::file_status st;
+  if (std::error_code ec = llvm::sys::fs::status(c.path, st)) return fail("cannot read: " + ec.message());
+  if (st.type() != llvm::sys::fs::file_type::regular_file) {
+    if (!c.named) return false;
+    return fail("not a regular file (a FIFO, socket or device); not read");
+  }
+  int fd = -1;
+  if (std::error_code ec = llvm::sys::fs::openFileForRead(c.path, fd)) return fail("cannot read: " + ec.message());
+  // The file read is the file checked (it may have been swapped for a FIFO since the status).
+  llvm::sys::fs::file_status opened;
+  if (llvm::sys::fs::status(fd, opened) || opened.type() != llvm::sys::fs::file_type::regular_file) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    return c.named ? fail("not a regular file; not read") : false;
+  }
+  if (opened.getSize() > limits.max_file_bytes) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    std::string msg = std::to_string(opened.getSize()) + " bytes, more than the limit of " +
+                      std::to_string(limits.max_file_bytes) + " (--max-file-size); not analysed";
+    if (c.named) return fail(msg);
+    // Found while walking: only report it when its start looks like a retry config.
+    auto head = llvm::MemoryBuffer::getFileSlice(c.path, 64 * 1024, 0, /*IsVolatile=*/true);
+    if (head && looksLikeRetryConfig((*head)->getBuffer())) return fail(msg);
+    return false;
+  }
+  auto buf = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), c.path, opened.getSize(),
+                                             /*RequiresNullTerminator=*/false, /*IsVolatile=*/true);
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  if (!buf) return fail("cannot read: " + buf.getError().message());
+  text = (*buf)->getBuffer().str();
+  return true;
+}
+
 RunResult run(const RunOptions &options) {
   RunResult result;
   std::function<bool(const std::string &)> excluded;
@@ -290,17 +386,10 @@ RunResult run(const RunOptions &options) {
   auto analyseOne = [&](size_t i) {
     const Candidate &c = files[i];
     FileResult &r = perFile[i];
-    auto buf = llvm::MemoryBuffer::getFile(c.path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-    if (!buf) {
-      r.errors.push_back(Diagnostic{c.path, 0, 0, "cannot read: " + buf.getError().message()});
-      return;
-    }
-    if ((*buf)->getBufferSize() > kMaxFileBytes) {
-      if (c.named) r.errors.push_back(Diagnostic{c.path, 0, 0, "larger than 32 MiB; not analysed"});
-      return;
-    }
+    std::string text;
+    if (!readInput(c, options.extract, text, r.errors)) return;
     try {
-      r = analyseText(c.path, (*buf)->getBuffer().str(), c.named, options);
+      r = analyseText(c.path, std::move(text), c.named, options);
     } catch (const std::exception &e) {
       r.errors.push_back(Diagnostic{c.path, 0, 0, std::string("internal error: ") + e.what()});
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lint/config/config.h"
+#include "lint/discover/discover.h"
 #include "lint/extract/yaml_util.h"
 #include "lint/model/finding.h"
 #include "rules/chain.h"
@@ -64,6 +65,13 @@ std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &
 // Analyse text as if read from `path` (`named`: the user named the file, so a file that does
 // not parse is an error even when it does not look like a retry config).
 FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options);
+
+// Reads a candidate within the limits: regular files only (a FIFO or device is never opened),
+// at most options.max_file_bytes. Returns false (with an error when it matters) when not read.
+bool readInput(const Candidate &c, const ExtractOptions &options, std::string &text, std::vector<Diagnostic> &errors);
+
+// An over-estimate of the nesting depth of a YAML/JSON text (block indentation + brackets).
+int nestingDepth(std::string_view text);
 
 RunResult run(const RunOptions &options);
 

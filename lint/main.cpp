@@ -63,6 +63,12 @@ enum class Report { Findings, Layers };
 cl::opt<Report> report("report", cl::desc("What to report"), cl::init(Report::Findings), cl::cat(category),
                        cl::values(clEnumValN(Report::Findings, "findings", "the findings (default)"),
                                   clEnumValN(Report::Layers, "layers", "per call chain: attempts and their origin, calls per request, worst-case time, deadline (text or --format json)")));
+cl::opt<std::string> maxFileSize("max-file-size", cl::desc("Do not analyse files larger than this: bytes, or with a K, M or G suffix (default 32M)"),
+                                 cl::value_desc("size"), cl::cat(category));
+cl::opt<int> maxNesting("max-nesting", cl::desc("Do not analyse YAML/JSON nested deeper than this (default 256)"),
+                        cl::init(0), cl::cat(category));
+cl::opt<unsigned> cppTimeout("cpp-timeout", cl::desc("Abandon a C++ file after this many seconds of parsing, with an error (default 60, 0: no limit)"),
+                             cl::init(60), cl::value_desc("seconds"), cl::cat(category));
 cl::opt<bool> listRules("list-rules", cl::desc("List the rules and exit"), cl::cat(category));
 cl::opt<std::string> explain("explain", cl::desc("Print a rule's documentation and exit"), cl::value_desc("rule"),
                              cl::cat(category));
@@ -114,6 +120,23 @@ int main(int argc, char **argv) {
   if (report == Report::Layers && (format == Format::Sarif || format == Format::Github))
     return usageError("--report layers is written as text or --format json");
   options.extract.compile_commands_dir = buildDir;
+  if (!maxFileSize.empty()) {
+    llvm::StringRef v(maxFileSize);
+    uint64_t unit = 1;
+    if (v.endswith_insensitive("k")) unit = 1ull << 10;
+    else if (v.endswith_insensitive("m")) unit = 1ull << 20;
+    else if (v.endswith_insensitive("g")) unit = 1ull << 30;
+    if (unit != 1) v = v.drop_back();
+    uint64_t n = 0;
+    if (v.getAsInteger(10, n) || n == 0 || n > (1ull << 40) / unit)
+      return usageError("--max-file-size must be a positive size such as 1048576, 512K or 32M, not '" + maxFileSize + "'");
+    options.extract.max_file_bytes = n * unit;
+  }
+  if (maxNesting.getNumOccurrences()) {
+    if (maxNesting < 1 || maxNesting > 10000) return usageError("--max-nesting must be between 1 and 10000");
+    options.extract.max_nesting = maxNesting;
+  }
+  options.extract.cpp_timeout_seconds = cppTimeout;
   auto failSeverity = parseSeverity(failOn);
   if (!failSeverity) return usageError("--fail-on must be error, warning or note, not '" + failOn + "'");
 

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ git llvm-14-dev libclang-14-dev libclang-cpp14-dev libyaml-cpp-dev libgtest-dev
-          pre-commit)  # Node.js and npm come with the base image (SARIF validator)
+          pre-commit          # the pre-commit end-to-end test (Node.js/npm for the SARIF validator come with the base image)
+          clang-14 libclang-rt-14-dev)  # clang: scripts/sanitize.sh and scripts/fuzz.sh
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

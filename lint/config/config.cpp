@@ -11,8 +11,14 @@
 #include <llvm/Support/Path.h>
 #include <yaml-cpp/yaml.h>
 
+#include "lint/engine.h"
+
 namespace retrylint {
 namespace {
+
+// A project config is a page of YAML; anything far bigger or deeper is not one.
+constexpr size_t kMaxConfigBytes = 1u << 20;
+constexpr int kMaxConfigNesting = 64;
 
 struct ConfigError {
   int line, column;
@@ -219,13 +225,27 @@ std::string findProjectConfig(const std::string &startDir) {
 }
 
 std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors) {
+  llvm::sys::fs::file_status st;
+  if (!llvm::sys::fs::status(path, st) && st.type() != llvm::sys::fs::file_type::regular_file) {
+    errors.push_back(Diagnostic{path, 0, 0, "cannot read the config: not a regular file"});
+    return std::nullopt;
+  }
   auto buf = llvm::MemoryBuffer::getFile(path);
   if (!buf) {
     errors.push_back(Diagnostic{path, 0, 0, "cannot read the config: " + buf.getError().message()});
     return std::nullopt;
   }
+  return parseProjectConfig(path, (*buf)->getBuffer().str(), errors);
+}
+
+std::optional<ProjectConfig> parseProjectConfig(const std::string &path, const std::string &text,
+                                                std::vector<Diagnostic> &errors) {
+  if (text.size() > kMaxConfigBytes || nestingDepth(text) > kMaxConfigNesting) {
+    errors.push_back(Diagnostic{path, 0, 0, "the config is too large or too deeply nested to be a retrylint config"});
+    return std::nullopt;
+  }
   try {
-    YAML::Node root = YAML::Load((*buf)->getBuffer().str());
+    YAML::Node root = YAML::Load(text);
     return parse(root, path);
   } catch (const ConfigError &e) {
     errors.push_back(Diagnostic{path, e.line, e.column, e.message});

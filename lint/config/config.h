@@ -62,6 +62,10 @@ std::string findProjectConfig(const std::string &startDir);
 // Loads and validates a config; problems go to `errors` (with line numbers) and make it nullopt.
 std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors);
 
+// The same for a config's text (`path` names it in errors and sets the root).
+std::optional<ProjectConfig> parseProjectConfig(const std::string &path, const std::string &text,
+                                                std::vector<Diagnostic> &errors);
+
 // Whether `glob` matches `relPath` ('/'-separated, relative to the config root). Gitignore-like:
 // a pattern without '/' matches any path component; `dir/` and `dir/**` match everything under
 // dir; `*` and `**` match any characters; a leading '/' anchors at the root.

@@ -5,6 +5,7 @@
 // is ignored, and out-of-line member definitions whose class Clang cannot see (it drops their
 // whole body) are parsed a second time with their `Class::` qualifiers blanked — same length, so
 // every offset, line and column stays exact.
+#include <chrono>
 #include <mutex>
 
 #include <clang/AST/ASTConsumer.h>
@@ -119,24 +120,38 @@ private:
   clang::SourceManager *sm_ = nullptr;
 };
 
+// The per-file time guard: every token the parser receives is counted, and once the deadline
+// has passed each one is turned into end-of-file, so Clang winds down as on a truncated file.
+struct Deadline {
+  std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();
+  bool expired = false;
+  unsigned count = 0;
+  void watch(const clang::Token &tok) {
+    if (!expired && (++count & 255) == 0 && std::chrono::steady_clock::now() > at) expired = true;
+    if (expired) const_cast<clang::Token &>(tok).setKind(clang::tok::eof); // the caller's token, not const
+  }
+};
+
 class Action : public clang::ASTFrontendAction {
 public:
-  explicit Action(Collected &out) : out_(out) {}
+  Action(Collected &out, Deadline &deadline) : out_(out), deadline_(deadline) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override {
     return std::make_unique<Consumer>(out_);
   }
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
     // A missing header is skipped silently and the rest of the file is parsed.
     ci.getPreprocessor().SetSuppressIncludeNotFoundError(true);
+    ci.getPreprocessor().setTokenWatcher([d = &deadline_](const clang::Token &t) { d->watch(t); });
     return true;
   }
 
 private:
   Collected &out_;
+  Deadline &deadline_;
 };
 
 Collected parse(const std::vector<std::string> &args, const std::string &absPath, const std::string &code,
-                const std::string &workdir) {
+                const std::string &workdir, Deadline &deadline) {
   Collected out;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
@@ -146,7 +161,7 @@ Collected parse(const std::vector<std::string> &args, const std::string &absPath
   memory->addFile(absPath, 0, llvm::MemoryBuffer::getMemBufferCopy(code, absPath));
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), overlay));
   clang::IgnoringDiagConsumer quiet;
-  auto action = std::make_unique<Action>(out);
+  auto action = std::make_unique<Action>(out, deadline);
   clang::tooling::ToolInvocation inv(args, std::move(action), files.get());
   inv.setDiagnosticConsumer(&quiet);
   inv.run();
@@ -240,6 +255,9 @@ std::vector<std::string> clangArgs(const std::string &absPath, const ExtractOpti
   }
   if (!fromDb) args.push_back("-std=c++17");
   args.insert(args.end(), {"-fsyntax-only", "-w", "-ferror-limit=0"});
+  // Bounds on the work one file can ask of Clang (the time guard covers the rest).
+  args.insert(args.end(), {"-ftemplate-depth=256", "-fconstexpr-depth=128", "-fconstexpr-steps=200000",
+                           "-fbracket-depth=256"});
   if (llvm::sys::fs::is_directory(std::string(kResourceDir) + "/include")) {
     args.push_back("-resource-dir");
     args.push_back(kResourceDir);
@@ -313,10 +331,22 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   if (!dbError.empty()) cx.errors.push_back(Diagnostic{src.path(), 0, 0, "cannot load compile_commands.json: " + dbError});
 
   Tokens toks(src.text());
-  Collected got = parse(args, absPath, src.text(), workdir);
+  Deadline deadline;
+  if (cx.options.cpp_timeout_seconds > 0)
+    deadline.at = std::chrono::steady_clock::now() + std::chrono::seconds(cx.options.cpp_timeout_seconds);
+  auto timedOut = [&] {
+    if (!deadline.expired) return false;
+    cx.errors.push_back(Diagnostic{src.path(), 0, 0, "the C++ front end gave up after " +
+                                                         std::to_string(cx.options.cpp_timeout_seconds) +
+                                                         " s (--cpp-timeout); not analysed"});
+    return true;
+  };
+  Collected got = parse(args, absPath, src.text(), workdir, deadline);
+  if (timedOut()) return;
   std::string rewritten = blankDroppedQualifiers(src.text(), toks, got.bodies);
   if (!rewritten.empty()) {
-    Collected again = parse(args, absPath, rewritten, workdir);
+    Collected again = parse(args, absPath, rewritten, workdir, deadline);
+    if (timedOut()) return;
     for (auto &[k, v] : got.facts.constants) again.facts.constants.emplace(k, v);
     got = std::move(again);
   }

@@ -26,7 +26,8 @@ bool extractOne(const YAML::Node &doc, ExtractContext &cx, int depth) {
   if (!doc.IsMap() && !doc.IsSequence()) return false;
   if (isKubernetesList(doc) && depth < 8) {
     bool any = false;
-    for (const auto &item : *get(doc, "items")) any |= extractOne(item, cx, depth + 1);
+    const YAML::Node items = *get(doc, "items"); // named: `: *get(...)` would dangle
+    for (const auto &item : items) any |= extractOne(item, cx, depth + 1);
     return any;
   }
   for (const auto &ex : extractors()) {

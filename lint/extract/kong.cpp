@@ -103,7 +103,8 @@ bool recognise(const YAML::Node &doc) { return isDeclarative(doc) || kicRetries(
 void extract(const YAML::Node &doc, ExtractContext &cx) {
   if (isDeclarative(doc)) {
     size_t i = 0;
-    for (const auto &svc : *get(doc, "services")) {
+    const YAML::Node services = *get(doc, "services"); // named: `: *get(...)` would dangle
+    for (const auto &svc : services) {
       try {
         extractService(cx, svc, i);
       } catch (const TypeError &e) {

@@ -81,7 +81,7 @@ std::vector<PropertyEntry> readProperties(const SourceFile &src) {
     std::string raw(ln.substr(i));
     int last = l;
     while (continues(src.line(last)) && last + 1 < lines) {
-      raw.pop_back();
+      if (!raw.empty()) raw.pop_back(); // empty when the key took the backslash (`key\`)
       e.singleLine = false;
       std::string_view next = src.line(++last);
       size_t k = 0;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lint/engine.h" // nestingDepth
 #include "lint/extract/extractors.h"
 
 namespace retrylint {
@@ -101,13 +102,14 @@ std::string keyValue(bool json, std::string_view key, std::string_view value, bo
 std::optional<TextEdit> addField(const ExtractContext &cx, const YAML::Node &retrier, std::string_view key,
                                  std::string_view value, bool quoteValue) {
   const SourceFile &src = cx.src;
-  const YAML::Node *anchorKey = nullptr, *anchorValue = nullptr;
+  // Copies (cheap handles): the iterator's pair is a temporary, so pointers into it dangle (ASan).
+  std::optional<YAML::Node> anchorKey, anchorValue;
   for (auto it = retrier.begin(); it != retrier.end(); ++it) {
-    if (!it->first.IsScalar() || it->first.Mark().is_null()) continue;
-    const YAML::Node &v = it->second;
-    if (v.IsScalar() && !v.Mark().is_null() && v.Mark().line == it->first.Mark().line) {
-      anchorKey = &it->first;
-      anchorValue = &it->second;
+    const YAML::Node k = it->first, v = it->second; // copies: `it->` is a temporary proxy
+    if (!k.IsScalar() || k.Mark().is_null()) continue;
+    if (v.IsScalar() && !v.Mark().is_null() && v.Mark().line == k.Mark().line) {
+      anchorKey = k;
+      anchorValue = v;
     }
   }
   if (!anchorKey) return std::nullopt;
@@ -513,6 +515,9 @@ void extractDefinitionString(ExtractContext &cx, const YAML::Node &value, Machin
 
   std::string text = sub ? blankPlaceholders(content) : content;
   std::replace(text.begin(), text.end(), '\t', ' ');
+  if (int depth = nestingDepth(text); depth > cx.options.max_nesting)
+    throw TypeError(remap.fallback, "DefinitionString is nested " + std::to_string(depth) + " levels deep, more than the limit of " +
+                                        std::to_string(cx.options.max_nesting) + " (--max-nesting)");
   YAML::Node asl;
   try {
     asl = YAML::Load(text);

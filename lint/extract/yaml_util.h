@@ -25,6 +25,11 @@ struct TypeError : std::runtime_error {
 // Run-wide inputs an extractor may need.
 struct ExtractOptions {
   std::string compile_commands_dir; // -p BUILD_DIR, for the C++ front end
+  // Resource limits (--max-file-size, --max-nesting, --cpp-timeout): one hostile file must not
+  // exhaust memory, the stack or the CI run's time.
+  size_t max_file_bytes = 32u << 20;  // larger files are not read
+  int max_nesting = 256;              // YAML/JSON block + bracket nesting
+  unsigned cpp_timeout_seconds = 60;  // the C++ front end abandons a file after this (0: no limit)
 };
 
 // What an extractor writes into while it reads one file.

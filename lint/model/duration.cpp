@@ -1,5 +1,7 @@
 #include "lint/model/duration.h"
 
+#include <limits>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -119,6 +121,8 @@ std::optional<Duration> parseProtoJsonDuration(std::string_view text, std::strin
     f.resize(9, '0');
     frac = std::stoll(f);
   }
+  // Nanoseconds in int64 reach 292 years; proto allows 10000, but no retry setting needs them.
+  if (secs > std::numeric_limits<int64_t>::max() / 1'000'000'000 - 1) return fail("too large (more than 292 years)");
   int64_t nanos = secs * 1'000'000'000 + frac;
   return Duration{negative ? -nanos : nanos};
 }

@@ -11,15 +11,24 @@ namespace retrylint {
 struct Duration {
   int64_t nanos = 0;
 
-  static constexpr Duration ms(double v) { return Duration{static_cast<int64_t>(v * 1e6)}; }
-  static constexpr Duration s(double v) { return Duration{static_cast<int64_t>(v * 1e9)}; }
+  // Saturating: absurd values from configs (1e308 seconds, NaN) must not overflow (UB).
+  static constexpr int64_t clamp(double v) {
+    if (!(v == v)) return 0;
+    if (v >= 9.2e18) return INT64_MAX;
+    if (v <= -9.2e18) return INT64_MIN;
+    return static_cast<int64_t>(v);
+  }
+  static constexpr Duration ms(double v) { return Duration{clamp(v * 1e6)}; }
+  static constexpr Duration s(double v) { return Duration{clamp(v * 1e9)}; }
   double seconds() const { return static_cast<double>(nanos) / 1e9; }
   double millis() const { return static_cast<double>(nanos) / 1e6; }
 
-  friend Duration operator+(Duration a, Duration b) { return {a.nanos + b.nanos}; }
-  friend Duration operator*(Duration a, double k) {
-    return {static_cast<int64_t>(static_cast<double>(a.nanos) * k)};
+  friend Duration operator+(Duration a, Duration b) {
+    int64_t sum;
+    if (__builtin_add_overflow(a.nanos, b.nanos, &sum)) sum = a.nanos > 0 ? INT64_MAX : INT64_MIN;
+    return {sum};
   }
+  friend Duration operator*(Duration a, double k) { return {clamp(static_cast<double>(a.nanos) * k)}; }
   friend auto operator<=>(Duration, Duration) = default;
 };
 

@@ -5,13 +5,15 @@
 namespace retrylint {
 namespace {
 
+// Workflow-command escapes for %, CR and LF; other control bytes from the inputs as \xNN.
 std::string escapeData(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    if (c == '%') out += "%25";
-    else if (c == '\r') out += "%0D";
-    else if (c == '\n') out += "%0A";
-    else out += c;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i < s.size() && s[i] != '%' && s[i] != '\r' && s[i] != '\n') continue;
+    out += escapeControls(s.substr(start, i - start));
+    if (i < s.size()) out += s[i] == '%' ? "%25" : s[i] == '\r' ? "%0D" : "%0A";
+    start = i + 1;
   }
   return out;
 }

@@ -18,18 +18,18 @@ void writeJson(llvm::raw_ostream &os, const RunResult &result) {
           j.attribute("rule", f.rule);
           j.attribute("name", f.name);
           j.attribute("severity", std::string(severityName(f.severity)));
-          j.attribute("path", f.where.path);
+          j.attribute("path", validUtf8(f.where.path));
           j.attribute("line", f.where.line);
           j.attribute("column", f.where.column);
           j.attribute("end_line", f.where.end_line);
           j.attribute("end_column", f.where.end_column);
-          j.attribute("message", f.message);
+          j.attribute("message", validUtf8(f.message));
           j.attribute("format", f.format);
-          j.attribute("fingerprint", f.fingerprint);
+          j.attribute("fingerprint", validUtf8(f.fingerprint));
           j.attributeArray("fixes", [&] {
             for (const Fix &fix : f.fixes) {
               j.object([&] {
-                j.attribute("description", fix.description);
+                j.attribute("description", validUtf8(fix.description));
                 j.attributeArray("edits", [&] {
                   for (const TextEdit &e : fix.edits) {
                     j.object([&] {
@@ -39,7 +39,7 @@ void writeJson(llvm::raw_ostream &os, const RunResult &result) {
                       j.attribute("end_column", e.where.end_column);
                       j.attribute("offset", static_cast<int64_t>(e.offset));
                       j.attribute("length", static_cast<int64_t>(e.length));
-                      j.attribute("replacement", e.replacement);
+                      j.attribute("replacement", validUtf8(e.replacement));
                     });
                   }
                 });
@@ -52,10 +52,10 @@ void writeJson(llvm::raw_ostream &os, const RunResult &result) {
     j.attributeArray("errors", [&] {
       for (const Diagnostic &d : result.errors) {
         j.object([&] {
-          j.attribute("path", d.path);
+          j.attribute("path", validUtf8(d.path));
           j.attribute("line", d.line);
           j.attribute("column", d.column);
-          j.attribute("message", d.message);
+          j.attribute("message", validUtf8(d.message));
         });
       }
     });

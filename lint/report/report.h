@@ -6,6 +6,12 @@
 
 namespace retrylint {
 
+// Text that came from an input file, made safe for a terminal: control characters (ESC, BEL,
+// C1 controls …) and bytes that are not UTF-8 are written as \xNN; tabs stay.
+std::string escapeControls(std::string_view s);
+// Text made valid UTF-8 for JSON (invalid bytes become U+FFFD), as llvm::json requires.
+std::string validUtf8(std::string_view s);
+
 // `path:line:col: severity: message [RL101 backoff-missing-jitter]`, one line per finding.
 void writeText(llvm::raw_ostream &out, const RunResult &result, bool color);
 // Errors in the same compiler style (`path:line:col: error: message`), for standard error.

@@ -127,7 +127,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
               for (const Diagnostic &d : result.errors) {
                 j.object([&] {
                   j.attribute("level", "error");
-                  j.attributeObject("message", [&] { j.attribute("text", d.message); });
+                  j.attributeObject("message", [&] { j.attribute("text", validUtf8(d.message)); });
                   Span s{d.path, d.line, d.column, d.line, d.column};
                   j.attributeArray("locations", [&] { location(j, d.path, &s); });
                 });
@@ -142,7 +142,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
               for (size_t i = 0; i < rules.size(); ++i)
                 if (rules[i]->code == f.rule) j.attribute("ruleIndex", static_cast<int64_t>(i));
               j.attribute("level", level(f.severity));
-              j.attributeObject("message", [&] { j.attribute("text", f.message); });
+              j.attributeObject("message", [&] { j.attribute("text", validUtf8(f.message)); });
               j.attributeArray("locations", [&] { location(j, f.where.path, &f.where); });
               j.attributeObject("partialFingerprints", [&] { j.attribute("retrylintFingerprint/v1", f.fingerprint); });
               if (!f.fixes.empty()) {

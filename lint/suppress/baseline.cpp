@@ -74,7 +74,9 @@ bool writeBaseline(const std::string &path, const std::vector<Finding> &findings
     j.attribute("version", 1);
     j.attribute("tool", "retrylint");
     j.attributeArray("findings", [&] {
-      for (const auto &[key, value] : grouped) {
+      for (const auto &entry : grouped) {
+        const auto &key = entry.first; // not a structured binding: clang 14 cannot capture those
+        const auto &value = entry.second;
         j.object([&] {
           j.attribute("rule", std::get<0>(key));
           j.attribute("path", std::get<1>(key));

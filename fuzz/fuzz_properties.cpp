@@ -1,0 +1,6 @@
+// The .properties reader.
+#include "fuzz/targets.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  return retrylint::fuzz::properties(data, size);
+}
