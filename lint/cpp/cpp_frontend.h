@@ -26,7 +26,12 @@ public:
   explicit Tokens(std::string_view text);
   const std::vector<Tok> &all() const { return toks_; }
   size_t size() const { return toks_.size(); }
-  const Tok &operator[](size_t i) const { return toks_[i]; }
+  // Past the end: an empty token (kind Other, text ""), so lookahead such as `t[j + 2]` in the
+  // analyses can never read out of bounds (fuzz_cpp_tokens found such a read).
+  const Tok &operator[](size_t i) const {
+    static const Tok none;
+    return i < toks_.size() ? toks_[i] : none;
+  }
   bool is(size_t i, std::string_view t) const { return i < toks_.size() && toks_[i].text == t; }
   // Index of the token starting at `offset`, or npos.
   size_t at(size_t offset) const;
