@@ -13,6 +13,7 @@
 
 #include "lint/discover/discover.h"
 #include "lint/extract/extractors.h"
+#include "lint/perf/cache.h"
 #include "lint/suppress/suppressions.h"
 
 namespace retrylint {
@@ -124,6 +125,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
   const bool relevant = looksLikeRetryConfig(text);
+  if (options.prefilter && !relevant && !mayHoldYamlRetryConfig(text)) return false;
   if (flowNestingDepth(text) > kMaxNesting) {
     if (relevant) fail(0, 0, "nesting deeper than " + std::to_string(kMaxNesting) + " levels; not analysed");
     return false;
@@ -220,7 +222,13 @@ RunResult run(const RunOptions &options) {
   }
   std::vector<Candidate> files =
       discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors, excluded);
+  if (options.shards > 1)
+    files.erase(std::remove_if(files.begin(), files.end(),
+                               [&](const Candidate &c) { return !inShard(c.path, options.shard, options.shards); }),
+                files.end());
   std::vector<FileResult> perFile(files.size());
+  std::optional<ResultCache> cache;
+  if (!options.cache_dir.empty()) cache.emplace(options.cache_dir);
 
   auto analyseOne = [&](size_t i) {
     const Candidate &c = files[i];
@@ -234,8 +242,20 @@ RunResult run(const RunOptions &options) {
       if (c.named) r.errors.push_back(Diagnostic{c.path, 0, 0, "larger than 32 MiB; not analysed"});
       return;
     }
+    std::string text = (*buf)->getBuffer().str();
+    buf->reset(); // read once, held once
+    // C++ results also depend on headers and compile flags, which the key does not see.
+    std::string key;
+    if (cache && !cppExtractor().recogniseText(SourceFile(c.path, ""))) {
+      key = ResultCache::key(c.path, c.named, text, options);
+      if (auto hit = cache->load(key)) {
+        r = std::move(*hit);
+        return;
+      }
+    }
     try {
-      r = analyseText(c.path, (*buf)->getBuffer().str(), c.named, options);
+      r = analyseText(c.path, std::move(text), c.named, options);
+      if (!key.empty()) cache->store(key, r);
     } catch (const std::exception &e) {
       r.errors.push_back(Diagnostic{c.path, 0, 0, std::string("internal error: ") + e.what()});
     }

@@ -19,6 +19,8 @@ struct RunOptions {
   RuleSettings cli_rules;              // --enable/--disable/--severity: win over the config
   unsigned jobs = 0;                   // 0 = one per core
   ExtractOptions extract;              // -p BUILD_DIR and other extractor inputs
+  std::string cache_dir;                // results by content hash (lint/perf/cache.h); "" = no cache
+  unsigned shard = 1, shards = 1;      // --shard K/N: analyse only this share of the inputs
 };
 
 struct Stats {

@@ -25,6 +25,7 @@ struct TypeError : std::runtime_error {
 // Run-wide inputs an extractor may need.
 struct ExtractOptions {
   std::string compile_commands_dir; // -p BUILD_DIR, for the C++ front end
+  bool prefilter = true;            // skip files that cannot hold a retry policy (tests turn it off)
 };
 
 // What an extractor writes into while it reads one file.
