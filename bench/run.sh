@@ -15,6 +15,8 @@ SPECTRAL_RUNS=${SPECTRAL_RUNS:-$RUNS}
 SIZES=${SIZES:-"1000 10000 100000"}
 SPECTRAL_SIZES=${SPECTRAL_SIZES:-"1000 10000"}   # Spectral on 100k files takes too long to repeat
 CPP_N=${CPP_N:-400}
+PARTS=${PARTS:-"configs precommit cpp"}            # run a subset: PARTS=cpp bench/run.sh
+CPP_RUNS=${CPP_RUNS:-$RUNS}
 BUILD_DIR=${BUILD_DIR:-$ROOT/build-bench}
 mkdir -p "$WORK"
 [ -x /usr/bin/time ] || { echo "install GNU time: apt-get install time" >&2; exit 2; }
@@ -57,7 +59,8 @@ bytesOf() { find "$1" -type f -print0 | du -cb --files0-from=- | tail -1 | cut -
 echo "load before: $(uptime)" >&2
 
 # ---- configs -----------------------------------------------------------------------------------
-for n in $SIZES; do
+[[ " $PARTS " == *" configs "* ]] || SIZES_RUN="" 
+for n in ${SIZES_RUN-$SIZES}; do
   dir=$WORK/configs-$n
   [ -d "$dir" ] && [ "$(cat "$dir.n" 2>/dev/null)" = "$n" ] || { node "$ROOT/bench/gen.js" configs "$n" "$dir"; echo "$n" >"$dir.n"; }
   bytes=$(bytesOf "$dir")
@@ -78,15 +81,19 @@ for n in $SIZES; do
 done
 
 # ---- pre-commit shape --------------------------------------------------------------------------
+if [[ " $PARTS " == *" precommit "* ]]; then
 first=$WORK/configs-$(echo $SIZES | awk '{print $1}')
+[ -d "$first" ] || node "$ROOT/bench/gen.js" configs "$(echo $SIZES | awk '{print $1}')" "$first"
 mapfile -t few < <(find "$first" -type f \( -name '*.yaml' -o -name '*.json' -o -name '*.yml' \) | sort | head -5)
 fewBytes=$(cat "${few[@]}" | wc -c)
 measure "pre-commit: 5 files" 5 "$fewBytes" "$RUNS" -- "$RL" --no-cache "${few[@]}"
 rm -rf "$WORK/cache"
 "$RL" --cache-dir "$WORK/cache" "${few[@]}" >/dev/null 2>&1 || true
 measure "pre-commit: 5 files, cached" 5 "$fewBytes" "$RUNS" -- "$RL" --cache-dir "$WORK/cache" "${few[@]}"
+fi
 
 # ---- C++ ---------------------------------------------------------------------------------------
+if [[ " $PARTS " == *" cpp "* ]]; then
 cdir=$WORK/cpp-$CPP_N
 [ -d "$cdir" ] && [ "$(cat "$cdir.n" 2>/dev/null)" = "$CPP_N" ] || { node "$ROOT/bench/gen.js" cpp "$CPP_N" "$cdir"; echo "$CPP_N" >"$cdir.n"; }
 mapfile -t tus < <(find "$cdir" -name '*.cpp' | sort)
@@ -94,15 +101,16 @@ mapfile -t rtus < <(find "$cdir" -name 'retry_*.cpp' | sort)
 cbytes=$(bytesOf "$cdir")
 rbytes=$(cat "${rtus[@]}" | wc -c)
 CXXFLAGS="-std=c++17 -w"
-measure "C++ $CPP_N TUs: retrylint -j1" "${#tus[@]}" "$cbytes" "$RUNS" -- "$RL" -j1 --no-cache --format json -o /dev/null "$cdir"
-measure "C++ $CPP_N TUs: retrylint -j2" "${#tus[@]}" "$cbytes" "$RUNS" -- "$RL" -j2 --no-cache --format json -o /dev/null "$cdir"
-measure "C++ $CPP_N TUs: clang-tidy-14 (1 check) -j1" "${#tus[@]}" "$cbytes" "$RUNS" -- clang-tidy-14 --quiet "-checks=-*,bugprone-infinite-loop" "${tus[@]}" -- $CXXFLAGS
-measure "C++ $CPP_N TUs: clang++-14 -fsyntax-only -j1" "${#tus[@]}" "$cbytes" "$RUNS" -- clang++-14 -fsyntax-only $CXXFLAGS "${tus[@]}"
-measure "C++ retry TUs: retrylint -j1" "${#rtus[@]}" "$rbytes" "$RUNS" -- "$RL" -j1 --no-cache --format json -o /dev/null "${rtus[@]}"
-measure "C++ retry TUs: clang++-14 -fsyntax-only -j1" "${#rtus[@]}" "$rbytes" "$RUNS" -- clang++-14 -fsyntax-only $CXXFLAGS "${rtus[@]}"
+measure "C++ $CPP_N TUs: retrylint -j1" "${#tus[@]}" "$cbytes" "$CPP_RUNS" -- "$RL" -j1 --no-cache --format json -o /dev/null "$cdir"
+measure "C++ $CPP_N TUs: retrylint -j2" "${#tus[@]}" "$cbytes" "$CPP_RUNS" -- "$RL" -j2 --no-cache --format json -o /dev/null "$cdir"
+measure "C++ $CPP_N TUs: clang-tidy-14 (1 check) -j1" "${#tus[@]}" "$cbytes" "$CPP_RUNS" -- clang-tidy-14 --quiet "-checks=-*,bugprone-infinite-loop" "${tus[@]}" -- $CXXFLAGS
+measure "C++ $CPP_N TUs: clang++-14 -fsyntax-only -j1" "${#tus[@]}" "$cbytes" "$CPP_RUNS" -- clang++-14 -fsyntax-only $CXXFLAGS "${tus[@]}"
+measure "C++ retry TUs: retrylint -j1" "${#rtus[@]}" "$rbytes" "$CPP_RUNS" -- "$RL" -j1 --no-cache --format json -o /dev/null "${rtus[@]}"
+measure "C++ retry TUs: clang++-14 -fsyntax-only -j1" "${#rtus[@]}" "$rbytes" "$CPP_RUNS" -- clang++-14 -fsyntax-only $CXXFLAGS "${rtus[@]}"
 "$RL" -j1 --no-cache --format json "$cdir" >"$WORK/cj1.json" || true
 "$RL" -j2 --no-cache --format json "$cdir" >"$WORK/cj2.json" || true
 cmp -s "$WORK/cj1.json" "$WORK/cj2.json" && echo "C++: -j1 and -j2 output identical" >&2 || echo "C++: OUTPUT DIFFERS between -j1 and -j2" >&2
+fi
 
 # ---- report ------------------------------------------------------------------------------------
 {
@@ -116,7 +124,7 @@ cmp -s "$WORK/cj1.json" "$WORK/cj2.json" && echo "C++: -j1 and -j2 output identi
   for n in $SPECTRAL_SIZES; do
     [ -n "${WALL["configs $n: Spectral"]:-}" ] && echo "- configs $n: Spectral / retrylint -j1 = $(ratio "configs $n: Spectral" "configs $n: retrylint -j1")"
   done
-  for n in $SIZES; do echo "- configs $n: retrylint -j1 / -j2 = $(ratio "configs $n: retrylint -j1" "configs $n: retrylint -j2")"; done
+  for n in ${SIZES_RUN-$SIZES}; do echo "- configs $n: retrylint -j1 / -j2 = $(ratio "configs $n: retrylint -j1" "configs $n: retrylint -j2")"; done
   set -- $SIZES
   [ $# -ge 2 ] && echo "- growth -j1: $1 -> $2 files: $(ratio "configs $2: retrylint -j1" "configs $1: retrylint -j1")"
   [ $# -ge 3 ] && echo "- growth -j1: $2 -> $3 files: $(ratio "configs $3: retrylint -j1" "configs $2: retrylint -j1")"

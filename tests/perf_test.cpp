@@ -102,6 +102,7 @@ TEST(Cache, CachedRunsPrintTheSameBytesAndChangesInvalidate) {
   TempDir t;
   std::string cache = (t.path / "cache").string();
   std::string tree = (t.path / "tree").string();
+  fs::create_directories(tree);
   fs::copy(fs::path(RETRYLINT_SOURCE_DIR) / "fixtures" / "istio", tree + "/istio", fs::copy_options::recursive);
   fs::copy(fs::path(RETRYLINT_SOURCE_DIR) / "fixtures" / "grpc-service-config", tree + "/grpc", fs::copy_options::recursive);
   auto entries = [&] {
