@@ -17,6 +17,7 @@
 
 #include "lint/discover/discover.h"
 #include "lint/extract/extractors.h"
+#include "lint/perf/cache.h"
 #include "lint/suppress/suppressions.h"
 
 namespace retrylint {
@@ -242,6 +243,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
   const bool relevant = looksLikeRetryConfig(text);
+  if (options.prefilter && !relevant && !mayHoldYamlRetryConfig(text)) return false;
   if (int depth = nestingDepth(text); depth > options.max_nesting) {
     if (relevant)
       fail(0, 0, "nested " + std::to_string(depth) + " levels deep, more than the limit of " +
@@ -381,15 +383,34 @@ RunResult run(const RunOptions &options) {
   }
   std::vector<Candidate> files =
       discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors, excluded);
+  if (options.shards > 1)
+    files.erase(std::remove_if(files.begin(), files.end(),
+                               [&](const Candidate &c) { return !inShard(c.path, options.shard, options.shards); }),
+                files.end());
   std::vector<FileResult> perFile(files.size());
+  // The cache holds per-file results only: with layers declared (or the layers report asked for),
+  // the chain pass needs every file's policies, so nothing is cached.
+  std::optional<ResultCache> cache;
+  const bool layered = options.config && !options.config->layers.empty();
+  if (!options.cache_dir.empty() && !layered && !options.keep_models) cache.emplace(options.cache_dir);
 
   auto analyseOne = [&](size_t i) {
     const Candidate &c = files[i];
     FileResult &r = perFile[i];
     std::string text;
     if (!readInput(c, options.extract, text, r.errors)) return;
+    // C++ results also depend on headers and compile flags, which the key does not see.
+    std::string key;
+    if (cache && !cppExtractor().recogniseText(SourceFile(c.path, ""))) {
+      key = ResultCache::key(c.path, c.named, text, options);
+      if (auto hit = cache->load(key)) {
+        r = std::move(*hit);
+        return;
+      }
+    }
     try {
       r = analyseText(c.path, std::move(text), c.named, options);
+      if (!key.empty()) cache->store(key, r);
     } catch (const std::exception &e) {
       r.errors.push_back(Diagnostic{c.path, 0, 0, std::string("internal error: ") + e.what()});
     }

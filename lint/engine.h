@@ -23,6 +23,8 @@ struct RunOptions {
   unsigned jobs = 0;                   // 0 = one per core
   ExtractOptions extract;              // -p BUILD_DIR and other extractor inputs
   bool keep_models = false;            // keep every file's policies in RunResult (--report layers)
+  std::string cache_dir;                // results by content hash (lint/perf/cache.h); "" = no cache
+  unsigned shard = 1, shards = 1;      // --shard K/N: analyse only this share of the inputs
 };
 
 struct Stats {

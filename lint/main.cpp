@@ -15,6 +15,7 @@
 #include "lint/config/config.h"
 #include "lint/engine.h"
 #include "lint/fix/apply_fixes.h"
+#include "lint/perf/cache.h"
 #include "lint/report/report.h"
 #include "lint/suppress/baseline.h"
 #include "lint/suppress/changed_lines.h"
@@ -69,6 +70,13 @@ cl::opt<int> maxNesting("max-nesting", cl::desc("Do not analyse YAML/JSON nested
                         cl::init(0), cl::cat(category));
 cl::opt<unsigned> cppTimeout("cpp-timeout", cl::desc("Abandon a C++ file after this many seconds of parsing, with an error (default 60, 0: no limit)"),
                              cl::init(60), cl::value_desc("seconds"), cl::cat(category));
+cl::opt<std::string> cacheDir("cache-dir", cl::desc("Reuse results of unchanged files from <dir> (default: $RETRYLINT_CACHE_DIR if set, else no cache)"),
+                              cl::value_desc("dir"), cl::cat(category));
+cl::opt<bool> noCache("no-cache", cl::desc("Do not read or write the result cache"), cl::cat(category));
+cl::opt<std::string> shard("shard", cl::desc("Analyse only share K of N of the inputs (by path hash); combine the JSON reports with `retrylint merge`"),
+                           cl::value_desc("K/N"), cl::cat(category));
+cl::opt<bool> noPrefilter("no-prefilter", cl::desc("Hand every file to the parsers (to measure the pre-filter)"), cl::Hidden,
+                          cl::cat(category));
 cl::opt<bool> listRules("list-rules", cl::desc("List the rules and exit"), cl::cat(category));
 cl::opt<std::string> explain("explain", cl::desc("Print a rule's documentation and exit"), cl::value_desc("rule"),
                              cl::cat(category));
@@ -83,6 +91,7 @@ int usageError(const std::string &msg) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc > 1 && llvm::StringRef(argv[1]) == "merge") return mergeMain(argc - 1, argv + 1);
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter(printVersion);
   std::string parseErrors;
@@ -137,6 +146,17 @@ int main(int argc, char **argv) {
     options.extract.max_nesting = maxNesting;
   }
   options.extract.cpp_timeout_seconds = cppTimeout;
+  options.extract.prefilter = !noPrefilter;
+  if (!noCache) {
+    options.cache_dir = cacheDir;
+    if (cacheDir.getNumOccurrences() == 0)
+      if (auto env = llvm::sys::Process::GetEnv("RETRYLINT_CACHE_DIR")) options.cache_dir = *env;
+  }
+  if (!shard.empty()) {
+    auto kn = parseShard(shard);
+    if (!kn) return usageError("--shard must be K/N with 1 <= K <= N, not '" + shard + "'");
+    std::tie(options.shard, options.shards) = *kn;
+  }
   auto failSeverity = parseSeverity(failOn);
   if (!failSeverity) return usageError("--fail-on must be error, warning or note, not '" + failOn + "'");
 

@@ -310,6 +310,24 @@ void tokenConstants(const Tokens &t, std::map<std::string, long long> &out) {
   }
 }
 
+bool mayHoldRetryLoop(const Tokens &t) {
+  // Mirrors analyseLoops: a retry loop is a `while (`, a `do … while (` or a three-clause
+  // `for (;;)`; a range-for is iteration. Loops spelled in headers are never analysed.
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    if (!t.is(i + 1, "(")) continue;
+    if (t[i].text == "while") return true;
+    if (t[i].text != "for") continue;
+    size_t end = t.close(i + 1), semis = 0;
+    for (size_t j = i + 2; j < end && j < t.size(); ++j) {
+      const std::string &s = t[j].text;
+      if (s == "(" || s == "[" || s == "{") j = t.close(j);
+      else if (s == ";") ++semis;
+    }
+    if (semis == 2) return true;
+  }
+  return false;
+}
+
 namespace {
 
 bool recogniseText(const SourceFile &src) {
@@ -331,6 +349,8 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   if (!dbError.empty()) cx.errors.push_back(Diagnostic{src.path(), 0, 0, "cannot load compile_commands.json: " + dbError});
 
   Tokens toks(src.text());
+  // No loop that could be a retry loop: Clang has nothing to find here.
+  if (cx.options.prefilter && !mayHoldRetryLoop(toks)) return;
   Deadline deadline;
   if (cx.options.cpp_timeout_seconds > 0)
     deadline.at = std::chrono::steady_clock::now() + std::chrono::seconds(cx.options.cpp_timeout_seconds);

@@ -16,6 +16,8 @@ std::vector<std::string> dropCodeLoadingFlags(const std::vector<std::string> &ar
 // when it has the file (sets `workdir`), else the defaults; `error` says why a database failed.
 std::vector<std::string> clangArgs(const std::string &absPath, const ExtractOptions &options, std::string &workdir,
                                    std::string &error);
+// The C++ pre-filter: whether the file has a loop analyseLoops could take for a retry loop.
+bool mayHoldRetryLoop(const Tokens &t);
 std::string blankDroppedQualifiers(const std::string &text, const Tokens &t, const std::set<size_t> &bodies);
 
 } // namespace retrylint::cpp

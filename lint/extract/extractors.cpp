@@ -1,6 +1,7 @@
 #include "lint/extract/extractors.h"
 
 #include <algorithm>
+#include <map>
 
 namespace retrylint {
 
@@ -55,6 +56,57 @@ bool extractDocuments(const std::vector<YAML::Node> &docs, ExtractContext &cx) {
   bool any = false;
   for (const auto &doc : docs) any |= extractOne(doc, cx, 0);
   return any;
+}
+
+namespace {
+// Words one of which every document a YAML/JSON dialect recognises must contain, compared after
+// folding case and dropping '-' and '_' (so camelCase, snake_case, kebab-case and Spring's
+// relaxed names all match). Derived from each extractor's `recognise`: keep them in step.
+const std::map<std::string_view, std::vector<std::string_view>> &requiredWords() {
+  static const std::map<std::string_view, std::vector<std::string_view>> words = {
+      {"istio-virtualservice", {"networking.istio.io"}},
+      {"grpc-service-config", {"methodconfig", "retrythrottling"}},
+      {"envoy-route", {"staticresources", "virtualhosts", "routeconfiguration"}},
+      {"envoy-gateway-backendtrafficpolicy", {"gateway.envoyproxy.io"}},
+      {"gateway-api-route", {"gateway.networking.k8s.io"}},
+      {"linkerd-serviceprofile", {"linkerd.io", "retrybudget", "isretryable", "condition"}},
+      {"dapr-resiliency", {"dapr.io", "retries"}},
+      {"argo-workflows", {"argoproj.io"}},
+      {"otel-collector", {"exporters", "retryonfailure"}},
+      {"kong", {"formatversion", "konghq.com"}},
+      {"resilience4j", {"resilience4j"}},
+      {"spring-cloud-gateway", {"gateway"}},
+      {"dotnet-resilience", {"retry"}},
+      {"aws-step-functions", {"startat", "statemachine", "stepfunctions"}},
+  };
+  return words;
+}
+
+std::string fold(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '-' || c == '_') continue;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+} // namespace
+
+bool hasPrefilterWords(const Extractor &ex) { return requiredWords().count(ex.format) > 0; }
+
+bool mayHoldYamlRetryConfig(std::string_view text) {
+  // An escape in a quoted scalar could spell a key we look for: let the parser decide.
+  if (text.find('\\') != std::string_view::npos) return true;
+  const std::string folded = fold(text);
+  for (const auto &ex : extractors()) {
+    if (!ex.recognise) continue;
+    auto it = requiredWords().find(ex.format);
+    if (it == requiredWords().end()) return true; // an extractor without words: no pre-filter
+    for (auto w : it->second)
+      if (folded.find(w) != std::string::npos) return true;
+  }
+  return false;
 }
 
 bool looksLikeRetryConfig(std::string_view text) {

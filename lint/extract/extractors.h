@@ -58,4 +58,10 @@ bool extractDocuments(const std::vector<YAML::Node> &docs, ExtractContext &cx);
 // Whether the raw text mentions any dialect's markers (used for files that do not parse).
 bool looksLikeRetryConfig(std::string_view text);
 
+// The pre-filter: false only when no YAML/JSON dialect could recognise any document of `text`
+// (each declares words one of which its documents must contain), so the parser can be skipped.
+// The engine also parses files that mention a dialect's markers, so their syntax errors show.
+bool mayHoldYamlRetryConfig(std::string_view text);
+bool hasPrefilterWords(const Extractor &ex); // for the test that every dialect declares them
+
 } // namespace retrylint

@@ -30,6 +30,7 @@ struct ExtractOptions {
   size_t max_file_bytes = 32u << 20;  // larger files are not read
   int max_nesting = 256;              // YAML/JSON block + bracket nesting
   unsigned cpp_timeout_seconds = 60;  // the C++ front end abandons a file after this (0: no limit)
+  bool prefilter = true;            // skip files that cannot hold a retry policy (tests turn it off)
 };
 
 // What an extractor writes into while it reads one file.

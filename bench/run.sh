@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The retrylint benchmark: builds retrylint (Release), installs Spectral from npm into a local
+# prefix, generates the corpora (bench/gen.js) and times retrylint against the alternatives on the
+# same files. Prints a Markdown table (also written to $WORK/results.md). Not part of the tests.
+#
+#   bench/run.sh                 everything, RUNS=3 (medians)
+#   RUNS=5 SIZES="1000 10000" CPP_N=400 BUILD_DIR=build bench/run.sh
+#
+# Needs: cmake, ninja, node/npm, clang++-14, clang-tidy-14, GNU time (/usr/bin/time, package `time`).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=${WORK:-$ROOT/bench/.work}
+RUNS=${RUNS:-3}
+SPECTRAL_RUNS=${SPECTRAL_RUNS:-$RUNS}
+SIZES=${SIZES:-"1000 10000 100000"}
+SPECTRAL_SIZES=${SPECTRAL_SIZES:-"1000 10000"}   # Spectral on 100k files takes too long to repeat
+CPP_N=${CPP_N:-400}
+PARTS=${PARTS:-"configs precommit cpp"}            # run a subset: PARTS=cpp bench/run.sh
+CPP_RUNS=${CPP_RUNS:-$RUNS}
+BUILD_DIR=${BUILD_DIR:-$ROOT/build-bench}
+mkdir -p "$WORK"
+[ -x /usr/bin/time ] || { echo "install GNU time: apt-get install time" >&2; exit 2; }
+
+# ---- tools -------------------------------------------------------------------------------------
+if [ ! -x "$BUILD_DIR/retrylint" ] || [ "${REBUILD:-1}" = 1 ]; then
+  [ -f "$BUILD_DIR/CMakeCache.txt" ] || cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C "$BUILD_DIR" retrylint >/dev/null
+fi
+RL=$BUILD_DIR/retrylint
+SPECTRAL=$WORK/spectral/node_modules/.bin/spectral
+if [ ! -x "$SPECTRAL" ]; then
+  mkdir -p "$WORK/spectral"
+  npm install --prefix "$WORK/spectral" --no-audit --no-fund @stoplight/spectral-cli >/dev/null 2>&1
+fi
+RULESET=$ROOT/bench/spectral/.spectral.yaml
+
+# ---- measuring ---------------------------------------------------------------------------------
+# measure NAME FILES BYTES -- CMD...: RUNS runs; medians of wall, CPU (user+sys), peak RSS.
+declare -A WALL CPU RSS
+measure() {
+  local name=$1 files=$2 bytes=$3 runs=$4; shift 5
+  local samples=()
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" || true
+    samples+=("$(tail -1 "$WORK/time.txt")")
+  done
+  local med
+  med=$(printf '%s\n' "${samples[@]}" | awk '{print $1, $2+$3, $4}' | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
+  read -r w c m <<<"$med"
+  WALL[$name]=$w; CPU[$name]=$c; RSS[$name]=$m
+  awk -v n="$name" -v w="$w" -v c="$c" -v m="$m" -v f="$files" -v b="$bytes" -v r="$runs" 'BEGIN {
+    ws = (w > 0 ? w : 0.01)
+    printf "| %s | %d | %.2f | %.2f | %.0f | %.0f | %.1f |\n", n, r, w, c, m / 1024, f / ws, b / 1e6 / ws }' >>"$WORK/rows.md"
+}
+ratio() { awk -v a="${WALL[$1]}" -v b="${WALL[$2]}" 'BEGIN { printf "%.1fx", (a > 0 ? a : 0.001) / (b > 0 ? b : 0.001) }'; }
+bytesOf() { find "$1" -type f -print0 | du -cb --files0-from=- | tail -1 | cut -f1; }
+
+: >"$WORK/rows.md"
+echo "load before: $(uptime)" >&2
+
+# ---- configs -----------------------------------------------------------------------------------
+[[ " $PARTS " == *" configs "* ]] || SIZES_RUN="" 
+for n in ${SIZES_RUN-$SIZES}; do
+  dir=$WORK/configs-$n
+  [ -d "$dir" ] && [ "$(cat "$dir.n" 2>/dev/null)" = "$n" ] || { node "$ROOT/bench/gen.js" configs "$n" "$dir"; echo "$n" >"$dir.n"; }
+  bytes=$(bytesOf "$dir")
+  files=$(find "$dir" -type f | wc -l)
+  measure "configs $n: retrylint -j1" "$files" "$bytes" "$RUNS" -- "$RL" -j1 --no-cache --format json -o /dev/null "$dir"
+  measure "configs $n: retrylint -j2" "$files" "$bytes" "$RUNS" -- "$RL" -j2 --no-cache --format json -o /dev/null "$dir"
+  if [ "${NO_PREFILTER_TOO:-1}" = 1 ] && [ "$n" = "$(echo $SIZES | awk '{print $1}')" ]; then
+    measure "configs $n: retrylint -j1 --no-prefilter" "$files" "$bytes" "$RUNS" -- "$RL" -j1 --no-cache --no-prefilter --format json -o /dev/null "$dir"
+  fi
+  if [[ " $SPECTRAL_SIZES " == *" $n "* ]]; then
+    (cd "$dir" && measure "configs $n: Spectral" "$files" "$bytes" "$SPECTRAL_RUNS" -- "$SPECTRAL" lint --ruleset "$RULESET" -q -f json -o /dev/null --fail-severity=error "**/*.yaml" "**/*.yml" "**/*.json")
+  fi
+  # -j1 vs -j2 must print the same bytes.
+  "$RL" -j1 --no-cache --format json "$dir" >"$WORK/j1.json" || true
+  "$RL" -j2 --no-cache --format json "$dir" >"$WORK/j2.json" || true
+  cmp -s "$WORK/j1.json" "$WORK/j2.json" && echo "configs $n: -j1 and -j2 output identical" >&2 || echo "configs $n: OUTPUT DIFFERS between -j1 and -j2" >&2
+  grep -c '"rule"' "$WORK/j1.json" | sed "s/^/configs $n: findings: /" >&2
+done
+
+# ---- pre-commit shape --------------------------------------------------------------------------
+if [[ " $PARTS " == *" precommit "* ]]; then
+first=$WORK/configs-$(echo $SIZES | awk '{print $1}')
+[ -d "$first" ] || node "$ROOT/bench/gen.js" configs "$(echo $SIZES | awk '{print $1}')" "$first"
+mapfile -t few < <(find "$first" -type f \( -name '*.yaml' -o -name '*.json' -o -name '*.yml' \) | sort | head -5)
+fewBytes=$(cat "${few[@]}" | wc -c)
+measure "pre-commit: 5 files" 5 "$fewBytes" "$RUNS" -- "$RL" --no-cache "${few[@]}"
+rm -rf "$WORK/cache"
+"$RL" --cache-dir "$WORK/cache" "${few[@]}" >/dev/null 2>&1 || true
+measure "pre-commit: 5 files, cached" 5 "$fewBytes" "$RUNS" -- "$RL" --cache-dir "$WORK/cache" "${few[@]}"
+fi
+
+# ---- C++ ---------------------------------------------------------------------------------------
+if [[ " $PARTS " == *" cpp "* ]]; then
+cdir=$WORK/cpp-$CPP_N
+[ -d "$cdir" ] && [ "$(cat "$cdir.n" 2>/dev/null)" = "$CPP_N" ] || { node "$ROOT/bench/gen.js" cpp "$CPP_N" "$cdir"; echo "$CPP_N" >"$cdir.n"; }
+mapfile -t tus < <(find "$cdir" -name '*.cpp' | sort)
+mapfile -t rtus < <(find "$cdir" -name 'retry_*.cpp' | sort)
+cbytes=$(bytesOf "$cdir")
+rbytes=$(cat "${rtus[@]}" | wc -c)
+CXXFLAGS="-std=c++17 -w"
+measure "C++ $CPP_N TUs: retrylint -j1" "${#tus[@]}" "$cbytes" "$CPP_RUNS" -- "$RL" -j1 --no-cache --format json -o /dev/null "$cdir"
+measure "C++ $CPP_N TUs: retrylint -j2" "${#tus[@]}" "$cbytes" "$CPP_RUNS" -- "$RL" -j2 --no-cache --format json -o /dev/null "$cdir"
+measure "C++ $CPP_N TUs: clang-tidy-14 (1 check) -j1" "${#tus[@]}" "$cbytes" "$CPP_RUNS" -- clang-tidy-14 --quiet "-checks=-*,bugprone-infinite-loop" "${tus[@]}" -- $CXXFLAGS
+measure "C++ $CPP_N TUs: clang++-14 -fsyntax-only -j1" "${#tus[@]}" "$cbytes" "$CPP_RUNS" -- clang++-14 -fsyntax-only $CXXFLAGS "${tus[@]}"
+measure "C++ retry TUs: retrylint -j1" "${#rtus[@]}" "$rbytes" "$CPP_RUNS" -- "$RL" -j1 --no-cache --format json -o /dev/null "${rtus[@]}"
+measure "C++ retry TUs: clang++-14 -fsyntax-only -j1" "${#rtus[@]}" "$rbytes" "$CPP_RUNS" -- clang++-14 -fsyntax-only $CXXFLAGS "${rtus[@]}"
+"$RL" -j1 --no-cache --format json "$cdir" >"$WORK/cj1.json" || true
+"$RL" -j2 --no-cache --format json "$cdir" >"$WORK/cj2.json" || true
+cmp -s "$WORK/cj1.json" "$WORK/cj2.json" && echo "C++: -j1 and -j2 output identical" >&2 || echo "C++: OUTPUT DIFFERS between -j1 and -j2" >&2
+fi
+
+# ---- report ------------------------------------------------------------------------------------
+{
+  echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "| run | runs | wall s (median) | CPU s | peak MB | files/s | MB/s |"
+  echo "|---|---|---|---|---|---|---|"
+  cat "$WORK/rows.md"
+  echo
+  echo "Ratios (wall time):"
+  for n in $SPECTRAL_SIZES; do
+    [ -n "${WALL["configs $n: Spectral"]:-}" ] && echo "- configs $n: Spectral / retrylint -j1 = $(ratio "configs $n: Spectral" "configs $n: retrylint -j1")"
+  done
+  for n in ${SIZES_RUN-$SIZES}; do echo "- configs $n: retrylint -j1 / -j2 = $(ratio "configs $n: retrylint -j1" "configs $n: retrylint -j2")"; done
+  set -- $SIZES
+  [ $# -ge 2 ] && echo "- growth -j1: $1 -> $2 files: $(ratio "configs $2: retrylint -j1" "configs $1: retrylint -j1")"
+  [ $# -ge 3 ] && echo "- growth -j1: $2 -> $3 files: $(ratio "configs $3: retrylint -j1" "configs $2: retrylint -j1")"
+  echo "- C++: clang-tidy / retrylint -j1 = $(ratio "C++ $CPP_N TUs: clang-tidy-14 (1 check) -j1" "C++ $CPP_N TUs: retrylint -j1")"
+  echo "- C++: retrylint -j1 / -j2 = $(ratio "C++ $CPP_N TUs: retrylint -j1" "C++ $CPP_N TUs: retrylint -j2")"
+  echo "- C++ retry TUs: retrylint / clang++ -fsyntax-only = $(ratio "C++ retry TUs: retrylint -j1" "C++ retry TUs: clang++-14 -fsyntax-only -j1")"
+} | tee "$WORK/results.md"

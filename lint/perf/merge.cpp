@@ -1,0 +1,170 @@
+// `retrylint merge`: the shards' JSON reports as one report, with one run's exit code.
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "lint/perf/cache.h"
+#include "lint/report/report.h"
+
+namespace retrylint {
+namespace {
+
+namespace json = llvm::json;
+
+bool spanOf(const json::Object &o, Span &s) {
+  auto path = o.getString("path");
+  auto line = o.getInteger("line"), column = o.getInteger("column");
+  if (!path || !line || !column) return false;
+  s.path = path->str();
+  s.line = static_cast<int>(*line);
+  s.column = static_cast<int>(*column);
+  s.end_line = static_cast<int>(o.getInteger("end_line").getValueOr(*line));
+  s.end_column = static_cast<int>(o.getInteger("end_column").getValueOr(*column));
+  return true;
+}
+
+std::string text(const json::Object &o, llvm::StringRef k) {
+  auto s = o.getString(k);
+  return s ? s->str() : std::string();
+}
+
+int usage(const std::string &msg) {
+  llvm::errs() << "retrylint merge: error: " << msg << "\n"
+               << "usage: retrylint merge [--format json|sarif|text|github] [-o FILE] [--fail-on error|warning|note] REPORT.json...\n";
+  return 2;
+}
+
+} // namespace
+
+bool readJsonReport(const std::string &input, RunResult &out, std::string &error) {
+  auto parsed = json::parse(input);
+  if (!parsed) {
+    error = llvm::toString(parsed.takeError());
+    return false;
+  }
+  const json::Object *root = parsed->getAsObject();
+  const json::Array *findings = root ? root->getArray("findings") : nullptr;
+  const json::Array *errors = root ? root->getArray("errors") : nullptr;
+  if (!root || root->getInteger("version").getValueOr(0) != 1 || !findings || !errors) {
+    error = "not a retrylint --format json report (version 1)";
+    return false;
+  }
+  for (const json::Value &v : *findings) {
+    const json::Object *f = v.getAsObject();
+    Finding finding;
+    auto severity = f ? parseSeverity(text(*f, "severity")) : std::nullopt;
+    if (!f || !severity || !spanOf(*f, finding.where)) {
+      error = "a finding lacks its rule, severity or location";
+      return false;
+    }
+    finding.rule = text(*f, "rule");
+    finding.name = text(*f, "name");
+    finding.severity = *severity;
+    finding.message = text(*f, "message");
+    finding.format = text(*f, "format");
+    finding.fingerprint = text(*f, "fingerprint");
+    if (const json::Array *fixes = f->getArray("fixes"))
+      for (const json::Value &xv : *fixes) {
+        const json::Object *x = xv.getAsObject();
+        if (!x) continue;
+        Fix fix;
+        fix.description = text(*x, "description");
+        if (const json::Array *edits = x->getArray("edits"))
+          for (const json::Value &ev : *edits) {
+            const json::Object *e = ev.getAsObject();
+            if (!e) continue;
+            TextEdit edit;
+            edit.where.path = finding.where.path;
+            edit.where.line = static_cast<int>(e->getInteger("line").getValueOr(0));
+            edit.where.column = static_cast<int>(e->getInteger("column").getValueOr(0));
+            edit.where.end_line = static_cast<int>(e->getInteger("end_line").getValueOr(0));
+            edit.where.end_column = static_cast<int>(e->getInteger("end_column").getValueOr(0));
+            edit.offset = static_cast<size_t>(e->getInteger("offset").getValueOr(0));
+            edit.length = static_cast<size_t>(e->getInteger("length").getValueOr(0));
+            edit.replacement = text(*e, "replacement");
+            fix.edits.push_back(std::move(edit));
+          }
+        finding.fixes.push_back(std::move(fix));
+      }
+    out.findings.push_back(std::move(finding));
+  }
+  for (const json::Value &v : *errors) {
+    const json::Object *d = v.getAsObject();
+    if (!d) continue;
+    out.errors.push_back(Diagnostic{text(*d, "path"), static_cast<int>(d->getInteger("line").getValueOr(0)),
+                                    static_cast<int>(d->getInteger("column").getValueOr(0)), text(*d, "message")});
+  }
+  if (const json::Object *stats = root->getObject("stats")) {
+    out.stats.files_seen += static_cast<size_t>(stats->getInteger("files_seen").getValueOr(0));
+    out.stats.files_analysed += static_cast<size_t>(stats->getInteger("files_analysed").getValueOr(0));
+    out.stats.policies += static_cast<size_t>(stats->getInteger("policies").getValueOr(0));
+  }
+  return true;
+}
+
+int mergeMain(int argc, char **argv) {
+  std::string format = "json", output, failOn = "warning";
+  std::vector<std::string> inputs;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](std::string &into) {
+      if (auto eq = a.find('='); eq != std::string::npos) into = a.substr(eq + 1);
+      else if (i + 1 < argc) into = argv[++i];
+      else return false;
+      return true;
+    };
+    if (a == "--format" || a.rfind("--format=", 0) == 0) {
+      if (!value(format)) return usage("--format needs a value");
+    } else if (a == "-o") {
+      if (!value(output)) return usage("-o needs a file");
+    } else if (a == "--fail-on" || a.rfind("--fail-on=", 0) == 0) {
+      if (!value(failOn)) return usage("--fail-on needs a value");
+    } else if (a.size() > 1 && a[0] == '-') {
+      return usage("unknown option " + a);
+    } else {
+      inputs.push_back(a);
+    }
+  }
+  auto failSeverity = parseSeverity(failOn);
+  if (!failSeverity) return usage("--fail-on must be error, warning or note");
+  if (format != "json" && format != "sarif" && format != "text" && format != "github") return usage("unknown format " + format);
+  if (inputs.empty()) return usage("no reports to merge");
+
+  RunResult merged;
+  for (const std::string &in : inputs) {
+    auto buf = llvm::MemoryBuffer::getFileOrSTDIN(in);
+    if (!buf) return usage("cannot read " + in + ": " + buf.getError().message());
+    std::string error;
+    if (!readJsonReport((*buf)->getBuffer().str(), merged, error)) return usage(in + ": " + error);
+  }
+  std::sort(merged.findings.begin(), merged.findings.end(), findingLess);
+  // Errors every shard saw (a missing path named to all of them) are reported once.
+  std::sort(merged.errors.begin(), merged.errors.end(), diagnosticLess);
+  merged.errors.erase(std::unique(merged.errors.begin(), merged.errors.end(),
+                                  [](const Diagnostic &a, const Diagnostic &b) {
+                                    return a.path == b.path && a.line == b.line && a.column == b.column && a.message == b.message;
+                                  }),
+                      merged.errors.end());
+
+  std::unique_ptr<llvm::raw_fd_ostream> file;
+  llvm::raw_ostream *out = &llvm::outs();
+  if (!output.empty()) {
+    std::error_code ec;
+    file = std::make_unique<llvm::raw_fd_ostream>(output, ec, llvm::sys::fs::OF_Text);
+    if (ec) return usage("cannot write " + output + ": " + ec.message());
+    out = file.get();
+  }
+  if (format == "json") writeJson(*out, merged);
+  else if (format == "sarif") writeSarif(*out, merged);
+  else if (format == "github") writeGithub(*out, merged);
+  else writeText(*out, merged, false);
+  out->flush();
+  writeErrorsText(llvm::errs(), merged, false);
+  if (!merged.errors.empty()) return 2;
+  for (const Finding &f : merged.findings)
+    if (f.severity >= *failSeverity) return 1;
+  return 0;
+}
+
+} // namespace retrylint
