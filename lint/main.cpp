@@ -168,7 +168,9 @@ int main(int argc, char **argv) {
     llvm::sys::fs::current_path(cwd);
     cfgPath = findProjectConfig(cwd.str().str());
   }
-  if (!cfgPath.empty()) {
+  // `--config /dev/null`: run with no project config at all.
+  if (cfgPath == "/dev/null") cfgPath.clear();
+  else if (!cfgPath.empty()) {
     options.config = loadProjectConfig(cfgPath, setupErrors);
     if (!options.config) {
       RunResult failed;

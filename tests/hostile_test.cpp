@@ -133,14 +133,15 @@ TEST_F(Hostile, WrongValueTypesAndAbsurdNumbers) {
 }
 
 TEST_F(Hostile, DeepNestingIsRefusedWithTheLimitNamed) {
-  dir.write("brackets.yaml", "kind: VirtualService\nspec: " + std::string(200000, '[') + "\n");
+  dir.write("brackets.yaml", "apiVersion: networking.istio.io/v1\nkind: VirtualService\nspec: " + std::string(200000, '[') + "\n");
   std::string indent;
   for (int i = 0; i < 3000; ++i) indent += std::string(i, ' ') + "k" + std::to_string(i) + ":\n";
-  dir.write("indent.yaml", "kind: VirtualService\nspec:\n" + indent);
-  std::string dashes = "kind: VirtualService\nspec:\n";
+  dir.write("indent.yaml", "apiVersion: networking.istio.io/v1\nkind: VirtualService\nspec:\n" + indent);
+  std::string dashes = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nspec:\n";
   for (int i = 0; i < 100000; ++i) dashes += "- ";
   dir.write("dashes.yaml", dashes + "x\n");
-  dir.write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
+  // Named files are judged only when they mention a dialect (pre-commit names every staged file).
+  dir.write("deep.json", "{\"methodConfig\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
   auto r = lint("brackets.yaml indent.yaml dashes.yaml deep.json");
   for (const char *f : {"brackets.yaml", "indent.yaml", "dashes.yaml", "deep.json"}) {
     expectErrorFor(r, f);

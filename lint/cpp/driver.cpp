@@ -349,8 +349,15 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   if (!dbError.empty()) cx.errors.push_back(Diagnostic{src.path(), 0, 0, "cannot load compile_commands.json: " + dbError});
 
   Tokens toks(src.text());
-  // No loop that could be a retry loop: Clang has nothing to find here.
-  if (cx.options.prefilter && !mayHoldRetryLoop(toks)) return;
+  // No loop that could be a retry loop and no retry library configuration (lint/cpp/config.cpp):
+  // Clang has nothing to find here.
+  auto mentionsRetryLibrary = [&] {
+    for (const char *word : {"RetryStrategy", "ClientConfiguration", "SetServiceConfigJSON", "GRPC_ARG_SERVICE_CONFIG",
+                             "grpc.service_config"})
+      if (src.text().find(word) != std::string::npos) return true;
+    return false;
+  };
+  if (cx.options.prefilter && !mayHoldRetryLoop(toks) && !mentionsRetryLibrary()) return;
   Deadline deadline;
   if (cx.options.cpp_timeout_seconds > 0)
     deadline.at = std::chrono::steady_clock::now() + std::chrono::seconds(cx.options.cpp_timeout_seconds);
