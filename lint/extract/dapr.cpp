@@ -338,11 +338,8 @@ bool isSpecFragment(const YAML::Node &doc) {
 bool recognise(const YAML::Node &doc) { return isResiliency(doc) || isSpecFragment(doc); }
 
 void extract(const YAML::Node &doc, ExtractContext &cx) {
-  std::string name = "(unnamed)", ns = "default";
-  if (auto md = get(doc, "metadata"); md && md->IsMap()) {
-    if (auto n = get(*md, "name"); n && n->IsScalar()) name = n->Scalar();
-    if (auto n = get(*md, "namespace"); n && n->IsScalar()) ns = n->Scalar();
-  }
+  const ObjectMeta meta = objectMeta(doc);
+  std::string name = meta.name, ns = meta.ns;
   auto spec = get(doc, "spec");
   if (!spec || isNull(*spec)) return;
   requireMap(cx, *spec, "spec");

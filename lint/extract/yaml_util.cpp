@@ -44,6 +44,15 @@ std::optional<YAML::Node> get(const YAML::Node &map, std::string_view key) {
   return std::nullopt;
 }
 
+ObjectMeta objectMeta(const YAML::Node &doc) {
+  ObjectMeta m;
+  if (auto md = get(doc, "metadata"); md && md->IsMap()) {
+    if (auto n = get(*md, "name"); n && n->IsScalar()) m.name = n->Scalar();
+    if (auto n = get(*md, "namespace"); n && n->IsScalar()) m.ns = n->Scalar();
+  }
+  return m;
+}
+
 bool isScalarString(const YAML::Node &n) { return n.IsScalar(); }
 bool isQuoted(const YAML::Node &n) { return n.IsScalar() && n.Tag() == "!"; }
 bool isNull(const YAML::Node &n) { return n.IsNull(); }

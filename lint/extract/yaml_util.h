@@ -53,6 +53,12 @@ struct ExtractContext {
 
 // map[key] if `map` is a map that has it (yaml-cpp's operator[] on a const node never inserts).
 std::optional<YAML::Node> get(const YAML::Node &map, std::string_view key);
+// A Kubernetes object's metadata.name and metadata.namespace ("(unnamed)", "default" when absent).
+struct ObjectMeta {
+  std::string name = "(unnamed)", ns = "default";
+};
+ObjectMeta objectMeta(const YAML::Node &doc);
+
 bool isScalarString(const YAML::Node &n); // a scalar, quoted or not
 bool isQuoted(const YAML::Node &n);       // a quoted scalar ("3" rather than 3)
 bool isNull(const YAML::Node &n);         // `~`, `null` or empty
