@@ -81,11 +81,18 @@ TEST(Prefilter, CppFilesWithoutARetryShapedLoopAreNotParsed) {
   auto may = [](const std::string &code) { return cpp::mayHoldRetryLoop(cpp::Tokens(code)); };
   EXPECT_FALSE(may("int f(const std::vector<int> &v) { int s = 0; for (int x : v) s += x; return s; }"));
   EXPECT_FALSE(may("// while (true) in a comment\nint g() { return 1; }"));
-  EXPECT_TRUE(may("void f() { for (int i = 0; i < 3; ++i) {} }"));
-  EXPECT_TRUE(may("void f() { for (;;) {} }"));
-  EXPECT_TRUE(may("void f() { while (!ok()) {} }"));
-  EXPECT_TRUE(may("void f() { do { x(); } while (retry); }"));
-  EXPECT_FALSE(may("void f() { for (auto [k, v] : m) { g([&] { return k; }); } }"));
+  EXPECT_FALSE(may("void f(std::vector<int> &v) { for (size_t i = 0; i < v.size(); ++i) v[i]++; }"));
+  EXPECT_FALSE(may("void f() { while (!q.empty()) { auto x = q.front(); q.pop(); use(x); } }"));
+  EXPECT_FALSE(may("void f() { for (auto [k, v] : m) { try { g(k); } catch (...) {} } }"));
+  EXPECT_FALSE(may("void f() { retry(); for (int i = 0; i < n; ++i) {} }")); // the word is outside any loop
+  // Loops with evidence of retrying, in the header, the body or the counter's name.
+  EXPECT_TRUE(may("void f() { for (int i = 0; i < kMaxRetries; ++i) {} }"));
+  EXPECT_TRUE(may("void f() { for (;;) { try { call(); return; } catch (const std::exception &) {} } }"));
+  EXPECT_TRUE(may("void f() { while (!ok()) std::this_thread::sleep_for(1s); }"));
+  EXPECT_TRUE(may("void f() { do { x(); } while (shouldRetry()); }"));
+  EXPECT_TRUE(may("void f() { int attempt = 0; while (!send()) { ++attempt; } }"));
+  EXPECT_TRUE(may("void f() { for (int tries = 0; tries < 3; tries++) if (g()) break; }"));
+  EXPECT_TRUE(may("void f() { while (true) { if (cv.wait_until(l, t) == std::cv_status::timeout) break; } }"));
 }
 
 TEST(Cache, FileResultsRoundTripThroughJson) {

@@ -312,18 +312,36 @@ void tokenConstants(const Tokens &t, std::map<std::string, long long> &out) {
 
 bool mayHoldRetryLoop(const Tokens &t) {
   // Mirrors analyseLoops: a retry loop is a `while (`, a `do … while (` or a three-clause
-  // `for (;;)`; a range-for is iteration. Loops spelled in headers are never analysed.
-  for (size_t i = 0; i + 1 < t.size(); ++i) {
-    if (!t.is(i + 1, "(")) continue;
-    if (t[i].text == "while") return true;
-    if (t[i].text != "for") continue;
-    size_t end = t.close(i + 1), semis = 0;
-    for (size_t j = i + 2; j < end && j < t.size(); ++j) {
-      const std::string &s = t[j].text;
-      if (s == "(" || s == "[" || s == "{") j = t.close(j);
-      else if (s == ";") ++semis;
+  // `for (;;)` (a range-for is iteration) whose statement holds evidence of retrying: a `try`, or
+  // a name that speaks of sleeping, waiting, retrying, attempts, tries or backoff (analyseLoops
+  // needs one of these in the body or as the counter's name). Loops spelled in headers are never
+  // analysed. A superset of analyseLoops, so no file with a retry loop is ever skipped.
+  auto evidence = [&](size_t b, size_t e) {
+    for (size_t j = b; j < e && j < t.size(); ++j) {
+      if (!isIdent(t[j])) continue;
+      const std::string l = lower(t[j].text);
+      for (const char *w : {"sleep", "wait_for", "wait_until", "retr", "attempt", "backoff", "tries", "try"})
+        if (l.find(w) != std::string::npos) return true;
     }
-    if (semis == 2) return true;
+    return false;
+  };
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    const std::string &kw = t[i].text;
+    if (kw == "do") {
+      if (evidence(i + 1, t.statementEnd(i))) return true;
+      continue;
+    }
+    if (!t.is(i + 1, "(") || (kw != "while" && kw != "for")) continue;
+    if (kw == "for") {
+      size_t end = t.close(i + 1), semis = 0;
+      for (size_t j = i + 2; j < end && j < t.size(); ++j) {
+        const std::string &s = t[j].text;
+        if (s == "(" || s == "[" || s == "{") j = t.close(j);
+        else if (s == ";") ++semis;
+      }
+      if (semis != 2) continue;
+    }
+    if (evidence(i + 2, t.statementEnd(i))) return true;
   }
   return false;
 }
