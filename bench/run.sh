@@ -23,7 +23,9 @@ mkdir -p "$WORK"
 
 # ---- tools -------------------------------------------------------------------------------------
 if [ ! -x "$BUILD_DIR/retrylint" ] || [ "${REBUILD:-1}" = 1 ]; then
-  [ -f "$BUILD_DIR/CMakeCache.txt" ] || cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  # What a user installs: Release, LLVM and Clang linked statically (fast start-up).
+  [ -f "$BUILD_DIR/CMakeCache.txt" ] || cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DRETRYLINT_STATIC_LLVM=ON -DRETRYLINT_TESTS=OFF >/dev/null
   ninja -C "$BUILD_DIR" retrylint >/dev/null
 fi
 RL=$BUILD_DIR/retrylint

@@ -4,7 +4,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 if [ ! -x "$here/build-hook/retrylint" ]; then
-  cmake -S "$here" -B "$here/build-hook" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRETRYLINT_TESTS=OFF >/dev/null
+  # Static LLVM/Clang: the hook starts in ~10 ms instead of loading 170 MB of shared libraries.
+  cmake -S "$here" -B "$here/build-hook" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRETRYLINT_TESTS=OFF \
+    -DRETRYLINT_STATIC_LLVM=ON >/dev/null
   cmake --build "$here/build-hook" --target retrylint >/dev/null
 fi
 exec "$here/build-hook/retrylint" "$@"

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ git llvm-14-dev libclang-14-dev libclang-cpp14-dev libyaml-cpp-dev libgtest-dev
           pre-commit          # the pre-commit end-to-end test (Node.js/npm for the SARIF validator come with the base image)
-          clang-14 libclang-rt-14-dev)  # clang: scripts/sanitize.sh and scripts/fuzz.sh
+          clang-14 libclang-rt-14-dev   # clang: scripts/sanitize.sh and scripts/fuzz.sh
+          lld-14)                       # links -DRETRYLINT_STATIC_LLVM=ON builds in seconds
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

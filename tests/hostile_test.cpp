@@ -388,7 +388,7 @@ TEST(HostileCpp, TimeGuardAbandonsAFileWithAnError) {
   std::string code = "#define L0 x,\n";
   for (int i = 1; i <= 26; ++i)
     code += "#define L" + std::to_string(i) + " L" + std::to_string(i - 1) + " L" + std::to_string(i - 1) + "\n";
-  code += "int x;\nint a[] = { L26 };\nint f() { for (;;) {} }\n";
+  code += "int x;\nint a[] = { L26 };\nint f() { for (;;) { retry(); } }\n"; // a loop that reaches Clang
   dir.write("slow.cpp", code);
   auto start = std::chrono::steady_clock::now();
   auto r = runIn(dir.path, "--cpp-timeout 1 slow.cpp", 120);
