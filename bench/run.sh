@@ -6,7 +6,8 @@
 #   bench/run.sh                 everything, RUNS=3 (medians)
 #   RUNS=5 SIZES="1000 10000" CPP_N=400 BUILD_DIR=build bench/run.sh
 #
-# Needs: cmake, ninja, node/npm, clang++-14, clang-tidy-14, GNU time (/usr/bin/time, package `time`).
+# Installs what it needs on Debian 12 (scripts/setup.sh --packages: the build's packages, clang-tidy-14,
+# GNU time); Node.js/npm come with the base image.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${WORK:-$ROOT/bench/.work}
@@ -19,7 +20,8 @@ PARTS=${PARTS:-"configs precommit cpp"}            # run a subset: PARTS=cpp ben
 CPP_RUNS=${CPP_RUNS:-$RUNS}
 BUILD_DIR=${BUILD_DIR:-$ROOT/build-bench}
 mkdir -p "$WORK"
-[ -x /usr/bin/time ] || { echo "install GNU time: apt-get install time" >&2; exit 2; }
+# The build's packages, GNU time and clang-tidy (installed when missing; Spectral comes from npm below).
+"$ROOT/scripts/setup.sh" --packages time clang-tidy-14
 
 # ---- tools -------------------------------------------------------------------------------------
 if [ ! -x "$BUILD_DIR/retrylint" ] || [ "${REBUILD:-1}" = 1 ]; then

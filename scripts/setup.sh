@@ -8,6 +8,13 @@ packages=(cmake ninja-build g++ git llvm-14-dev libclang-14-dev libclang-cpp14-d
           pre-commit          # the pre-commit end-to-end test (Node.js/npm for the SARIF validator come with the base image)
           clang-14 libclang-rt-14-dev   # clang: scripts/sanitize.sh and scripts/fuzz.sh
           lld-14)                       # links -DRETRYLINT_STATIC_LLVM=ON builds in seconds
+# `setup.sh --packages [EXTRA...]`: only install the packages (and the extra ones), do not build.
+only_packages=0
+if [ "${1:-}" = "--packages" ]; then
+  only_packages=1
+  shift
+  packages+=("$@")
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,6 +26,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+[ "$only_packages" = 0 ] || exit 0
 
 # Microsoft's SARIF validator, for the tests that check our SARIF independently.
 if [ ! -x build-tools/node_modules/.bin/sarif-multitool ] && command -v npm >/dev/null; then
