@@ -15,19 +15,19 @@ const std::vector<Extractor> &extractors() {
 }
 
 namespace {
-bool isKubernetesList(const YAML::Node &doc) {
+bool isKubernetesList(const yaml::Node &doc) {
   auto kind = get(doc, "kind");
   auto items = get(doc, "items");
   return kind && kind->IsScalar() && kind->Scalar() == "List" && items && items->IsSequence();
 }
 
-bool extractOne(const YAML::Node &doc, ExtractContext &cx, int depth) {
+bool extractOne(const yaml::Node &doc, ExtractContext &cx, int depth) {
   // A top-level list (Envoy Gateway writes RouteConfigurations as one) goes to the recognisers
   // whole; they decide whether its items are theirs.
   if (!doc.IsMap() && !doc.IsSequence()) return false;
   if (isKubernetesList(doc) && depth < 8) {
     bool any = false;
-    const YAML::Node items = *get(doc, "items"); // named: `: *get(...)` would dangle
+    const yaml::Node items = *get(doc, "items"); // named: `: *get(...)` would dangle
     for (const auto &item : items) any |= extractOne(item, cx, depth + 1);
     return any;
   }
@@ -52,7 +52,7 @@ const Extractor *textExtractorFor(const SourceFile &src) {
   return nullptr;
 }
 
-bool extractDocuments(const std::vector<YAML::Node> &docs, ExtractContext &cx) {
+bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx) {
   bool any = false;
   for (const auto &doc : docs) any |= extractOne(doc, cx, 0);
   return any;

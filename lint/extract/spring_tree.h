@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
 
 #include "lint/extract/yaml_util.h"
 
@@ -46,12 +45,12 @@ const SpringNode *child(const SpringNode &n, std::string_view name);
 // Follows a dotted path of relaxed names: at(root, "resilience4j.retry").
 const SpringNode *at(const SpringNode &root, std::string_view dottedPath);
 
-SpringNode springTreeFromYaml(const YAML::Node &doc, const ExtractContext &cx);
+SpringNode springTreeFromYaml(const yaml::Node &doc, const ExtractContext &cx);
 SpringNode springTreeFromProperties(const SourceFile &src);
 
 // Whether a YAML document has the dotted path (keys compared relaxed; dotted YAML keys such as
 // `resilience4j.retry:` are followed too). Cheap: no tree is built.
-bool yamlHasPath(const YAML::Node &doc, std::string_view dottedPath);
+bool yamlHasPath(const yaml::Node &doc, std::string_view dottedPath);
 
 // One item of a list value: an item of a YAML/indexed list, or a token of a comma-separated
 // string ("GET,POST"), with its span.
