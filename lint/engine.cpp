@@ -1,8 +1,8 @@
 #include "lint/engine.h"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
-#include <sstream>
 #include <tuple>
 
 #include <llvm/Support/Error.h>
@@ -213,10 +213,15 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   const std::string &text = src.text();
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
-  const bool relevant = looksLikeRetryConfig(text);
-  if (options.prefilter && !relevant && !mayHoldYamlRetryConfig(text)) return false;
+  // Scanning for every dialect's markers costs as much as parsing now: only done when needed.
+  std::optional<bool> relevantMemo;
+  auto relevant = [&] {
+    if (!relevantMemo) relevantMemo = looksLikeRetryConfig(text);
+    return *relevantMemo;
+  };
+  if (options.prefilter && !mayHoldYamlRetryConfig(text) && !relevant()) return false;
   if (int depth = nestingDepth(text); depth > options.max_nesting) {
-    if (relevant)
+    if (relevant())
       fail(0, 0, "nested " + std::to_string(depth) + " levels deep, more than the limit of " +
                      std::to_string(options.max_nesting) + " (--max-nesting); not analysed");
     return false;
@@ -230,7 +235,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     auto parsed = llvm::json::parse(text);
     if (!parsed) {
       std::string msg = llvm::toString(parsed.takeError());
-      if (!relevant) return false;
+      if (!relevant()) return false;
       // llvm::json reports "[3:5, byte=40]: Expected , or }"; lift the position out.
       int line = 0, col = 0;
       std::smatch m;
@@ -257,7 +262,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
       docs = yaml::loadAll(text);
     }
   } catch (const YAML::Exception &e) {
-    if (!relevant) return false;
+    if (!relevant()) return false;
     if (e.mark.is_null()) fail(0, 0, "invalid YAML: " + e.msg);
     else fail(e.mark.line + 1, e.mark.column + 1, "invalid YAML: " + e.msg);
     return false;

@@ -54,7 +54,7 @@ std::vector<Step> splitKey(std::string_view key) {
 SpringNode *findChild(SpringNode &n, std::string_view name) {
   std::string want = relaxedName(name);
   for (auto &c : n.children)
-    if (relaxedName(c.key) == want) return &c;
+    if (relaxesTo(c.key, want)) return &c;
   return nullptr;
 }
 
@@ -170,11 +170,21 @@ std::string relaxedName(std::string_view name) {
   return out;
 }
 
+bool relaxesTo(std::string_view name, std::string_view relaxed) {
+  size_t j = 0;
+  for (char c : name) {
+    if (c == '-' || c == '_') continue;
+    if (j == relaxed.size() || static_cast<char>(std::tolower(static_cast<unsigned char>(c))) != relaxed[j]) return false;
+    ++j;
+  }
+  return j == relaxed.size();
+}
+
 const SpringNode *child(const SpringNode &n, std::string_view name) {
   if (!n.isMap()) return nullptr;
   std::string want = relaxedName(name);
   for (const auto &c : n.children)
-    if (relaxedName(c.key) == want) return &c;
+    if (relaxesTo(c.key, want)) return &c;
   return nullptr;
 }
 
