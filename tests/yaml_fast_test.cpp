@@ -147,6 +147,10 @@ TEST(YamlFast, EdgeCases) {
       {"a:\n  b:\n# x\n\n  # y\nc: 1", Accept},
       {"a:\n  b:\n---\nx: 1", Accept},
       {"- \n-\n- a\n-", Accept},
+      // a last line of spaces only, shallower than the open map: yaml-cpp marks the null there
+      {"a:\n  b:\n ", GiveUp},
+      {"a:\n  b:\n \n", Accept},
+      {"a:\n  b:\n # c", Accept},
       {"~: 1\nnull: 2\n", Accept},
       // plain scalars
       {"a: b # c\nd: e#f\nurl: http://x:80/p?q=1\nmy key: v  \nwords: x y  z\n", Accept},

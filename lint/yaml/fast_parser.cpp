@@ -12,7 +12,8 @@
 //  - a block map's mark is its first key's, a block sequence's its first '-', a flow
 //    collection's its bracket, a quoted scalar's its opening quote;
 //  - an empty value (null) is marked where the next token starts (comments and blank lines
-//    skipped), or at the end of the text as {size, number of '\n', 0};
+//    skipped), or at the end of the text as {size, number of '\n', 0} (but see
+//    endsWithBlankLine);
 //  - plain `~`, `null`, `Null`, `NULL` and empty values are null nodes with tag "";
 //    plain scalars have tag "?", quoted ones "!", collections "?";
 //  - a plain scalar ends at " #" or the line's end, trailing spaces dropped; in block context a
@@ -461,10 +462,18 @@ bool readable(std::string_view t) {
   return true;
 }
 
+// A text whose last line is only spaces ends block collections at that indentation before the
+// end: yaml-cpp then marks an empty value at those spaces, which the fast path does not model.
+bool endsWithBlankLine(std::string_view t) {
+  size_t lastBreak = t.rfind('\n');
+  std::string_view last = lastBreak == std::string_view::npos ? t : t.substr(lastBreak + 1);
+  return !last.empty() && last.find_first_not_of(' ') == std::string_view::npos;
+}
+
 } // namespace
 
 bool parseFast(std::string_view text, Mode mode, Stream &out) {
-  if (!readable(text)) return false;
+  if (!readable(text) || endsWithBlankLine(text)) return false;
   Document &doc = *out.arena;
   std::vector<uint32_t> roots;
   try {
