@@ -188,6 +188,9 @@ TEST(YamlFast, EdgeCases) {
       {"{\"a\":1, \"b\" : [true,null], \"c\":\"s\"}", Accept},
       {"{\n  \"a\": {\n    \"b\": [1,\n  2]\n  }\n}\n", Accept},
       {"[\n1,\n2\n]\n", Accept},
+      {"[\n...\n]\n", GiveUp}, // a document end marker, even inside brackets
+      {"{\"a\":\n---\n}\n", GiveUp},
+      {"[\n..., a,\n...x]\n", Accept},
       {"a: [1,\n  2]\n", GiveUp},
       {"[a\n b]\n", GiveUp},
       {"{a:1}\n", GiveUp},

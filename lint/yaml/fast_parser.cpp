@@ -355,6 +355,8 @@ private:
       if (t_[i_] == '\n' || t_[i_] == '\r') {
         if (!multiLine) throw GiveUp{};
         newline();
+        // `---` and `...` at a line's start end the document even inside brackets (an error).
+        if (atDocumentBoundary()) throw GiveUp{};
         continue;
       }
       return;
