@@ -1,6 +1,8 @@
 #include "lint/extract/extractors.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <map>
 
 namespace retrylint {
@@ -93,6 +95,47 @@ std::string fold(std::string_view text) {
   out.resize(static_cast<size_t>(o - out.data()));
   return out;
 }
+// Every YAML/JSON dialect's words, indexed by their first two letters, so that one pass over the
+// folded text finds whether any occurs (searching word by word was most of the pre-filter's cost).
+struct WordIndex {
+  bool always = false; // a dialect without words: no pre-filter
+  // By the first two bytes: 0, or 1 + the index in `buckets` of the words starting so.
+  std::array<uint8_t, 1u << 16> slot{};
+  std::vector<std::vector<std::string_view>> buckets;
+  std::vector<std::string_view> short_; // words of one letter (none so far): searched one by one
+};
+
+uint16_t startOf(char a, char b) {
+  return static_cast<uint16_t>(static_cast<unsigned char>(a) << 8 | static_cast<unsigned char>(b));
+}
+
+const WordIndex &wordIndex() {
+  static const WordIndex index = [] {
+    WordIndex ix;
+    for (const auto &ex : extractors()) {
+      if (!ex.recognise) continue;
+      auto it = requiredWords().find(ex.format);
+      if (it == requiredWords().end()) {
+        ix.always = true;
+        continue;
+      }
+      for (std::string_view w : it->second) {
+        if (w.size() < 2) {
+          ix.short_.push_back(w);
+          continue;
+        }
+        uint8_t &slot = ix.slot[startOf(w[0], w[1])];
+        if (slot == 0) {
+          ix.buckets.emplace_back();
+          slot = static_cast<uint8_t>(ix.buckets.size()); // far fewer than 255 words
+        }
+        ix.buckets[slot - 1].push_back(w);
+      }
+    }
+    return ix;
+  }();
+  return index;
+}
 } // namespace
 
 bool hasPrefilterWords(const Extractor &ex) { return requiredWords().count(ex.format) > 0; }
@@ -100,13 +143,17 @@ bool hasPrefilterWords(const Extractor &ex) { return requiredWords().count(ex.fo
 bool mayHoldYamlRetryConfig(std::string_view text) {
   // An escape in a quoted scalar could spell a key we look for: let the parser decide.
   if (text.find('\\') != std::string_view::npos) return true;
+  const WordIndex &ix = wordIndex();
+  if (ix.always) return true;
   const std::string folded = fold(text);
-  for (const auto &ex : extractors()) {
-    if (!ex.recognise) continue;
-    auto it = requiredWords().find(ex.format);
-    if (it == requiredWords().end()) return true; // an extractor without words: no pre-filter
-    for (auto w : it->second)
-      if (folded.find(w) != std::string::npos) return true;
+  for (std::string_view w : ix.short_)
+    if (folded.find(w) != std::string::npos) return true;
+  const std::string_view f = folded;
+  for (size_t i = 0; i + 1 < f.size(); ++i) {
+    const uint8_t slot = ix.slot[startOf(f[i], f[i + 1])];
+    if (slot == 0) continue;
+    for (std::string_view w : ix.buckets[slot - 1])
+      if (f.substr(i, w.size()) == w) return true;
   }
   return false;
 }
