@@ -12,7 +12,11 @@
 #include "lint/model/duration.h"
 #include "lint/report/report.h"
 #include "lint/suppress/suppressions.h"
+#include "lint/yaml/load.h"
+#include <yaml-cpp/exceptions.h>
 #include <llvm/Support/raw_ostream.h>
+#include <cstdio>
+#include <cstdlib>
 
 namespace retrylint::fuzz {
 using namespace retrylint;
@@ -48,6 +52,27 @@ int yamlJson(const uint8_t *data, size_t size) {
   FileModel model;
   std::vector<Diagnostic> errors;
   extractText(path, in.text, in.selector & 2, model, errors);
+  return 0;
+}
+
+// The fast YAML/JSON parser against yaml-cpp (selector bit 0: first document only, as for JSON):
+// whenever the fast path accepts a text, yaml-cpp must accept it too and build the same tree.
+int yamlFast(const uint8_t *data, size_t size) {
+  Input in = split(data, size);
+  const yaml::Mode mode = (in.selector & 1) ? yaml::Mode::First : yaml::Mode::All;
+  yaml::Stream fast;
+  if (!yaml::parseFast(in.text, mode, fast)) return 0;
+  std::string expected;
+  try {
+    expected = yaml::dump(yaml::parseWithYamlCpp(in.text, mode));
+  } catch (const YAML::Exception &e) {
+    std::fprintf(stderr, "the fast path accepts what yaml-cpp rejects: %s\n", e.what());
+    std::abort();
+  }
+  if (yaml::dump(fast) != expected) {
+    std::fprintf(stderr, "fast path:\n%s\nyaml-cpp:\n%s\n", yaml::dump(fast).c_str(), expected.c_str());
+    std::abort();
+  }
   return 0;
 }
 

@@ -9,6 +9,7 @@ namespace retrylint::fuzz {
 
 int analyse(const uint8_t *data, size_t size);
 int yamlJson(const uint8_t *data, size_t size);
+int yamlFast(const uint8_t *data, size_t size);
 int ini(const uint8_t *data, size_t size);
 int properties(const uint8_t *data, size_t size);
 int suppressions(const uint8_t *data, size_t size);
@@ -22,6 +23,7 @@ inline const std::map<std::string, Target> &targets() {
   static const std::map<std::string, Target> all = {
       {"analyse", analyse},
       {"yaml_json", yamlJson},
+      {"yaml_fast", yamlFast},
       {"ini", ini},
       {"properties", properties},
       {"suppressions", suppressions},

@@ -1,8 +1,8 @@
 #include "lint/engine.h"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
-#include <sstream>
 #include <tuple>
 
 #include <llvm/Support/Error.h>
@@ -12,13 +12,13 @@
 #include <llvm/Support/Process.h>
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/exceptions.h>
 
 #include "lint/discover/discover.h"
 #include "lint/extract/extractors.h"
 #include "lint/perf/cache.h"
 #include "lint/suppress/suppressions.h"
+#include "lint/yaml/load.h"
 
 namespace retrylint {
 
@@ -70,35 +70,6 @@ int nestingDepth(std::string_view text) {
 }
 
 namespace {
-
-// yaml-cpp 0.7's LoadAll never returns when a ',' follows a document's content ("[a], b",
-// "{e},{e}", "\"a\","): the parser yields empty documents at the same position forever, growing
-// memory. A first pass with this handler stops there with a parse error at the ','.
-struct TerminationCheck : YAML::EventHandler {
-  size_t lastStart = SIZE_MAX;
-  void OnDocumentStart(const YAML::Mark &m) override {
-    if (m.pos >= 0 && static_cast<size_t>(m.pos) == lastStart)
-      throw YAML::ParserException(m, "unexpected ',' after the end of the document's content");
-    lastStart = static_cast<size_t>(m.pos);
-  }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark &, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark &, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t, const std::string &) override {}
-  void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-};
-
-// YAML::LoadAll, guarded against the loop above.
-std::vector<YAML::Node> loadAllDocuments(const std::string &text) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  TerminationCheck check;
-  while (parser.HandleNextDocument(check)) {}
-  return YAML::LoadAll(text);
-}
 
 bool isJsonPath(const std::string &path) {
   return llvm::sys::path::extension(path).equals_insensitive(".json");
@@ -242,23 +213,29 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   const std::string &text = src.text();
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
-  const bool relevant = looksLikeRetryConfig(text);
-  if (options.prefilter && !relevant && !mayHoldYamlRetryConfig(text)) return false;
+  // Scanning for every dialect's markers costs as much as parsing now: only done when needed.
+  std::optional<bool> relevantMemo;
+  auto relevant = [&] {
+    if (!relevantMemo) relevantMemo = looksLikeRetryConfig(text);
+    return *relevantMemo;
+  };
+  if (options.prefilter && !mayHoldYamlRetryConfig(text) && !relevant()) return false;
   if (int depth = nestingDepth(text); depth > options.max_nesting) {
-    if (relevant)
+    if (relevant())
       fail(0, 0, "nested " + std::to_string(depth) + " levels deep, more than the limit of " +
                      std::to_string(options.max_nesting) + " (--max-nesting); not analysed");
     return false;
   }
 
-  std::vector<YAML::Node> docs;
+  yaml::Stream docs;
+  std::string jsonText; // a JSON text with tabs made spaces: the documents point into it
   const bool json = isJsonPath(path);
   if (json) {
     // Strict JSON first: yaml-cpp would accept things JSON parsers (and gRPC) reject.
     auto parsed = llvm::json::parse(text);
     if (!parsed) {
       std::string msg = llvm::toString(parsed.takeError());
-      if (!relevant) return false;
+      if (!relevant()) return false;
       // llvm::json reports "[3:5, byte=40]: Expected , or }"; lift the position out.
       int line = 0, col = 0;
       std::smatch m;
@@ -274,14 +251,18 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   try {
     if (json) {
       // JSON allows tabs wherever it allows spaces; YAML does not. Same length, same columns.
-      std::string yamlText = text;
-      std::replace(yamlText.begin(), yamlText.end(), '\t', ' ');
-      docs.push_back(YAML::Load(yamlText));
+      std::string_view yamlText = text;
+      if (text.find('\t') != std::string::npos) {
+        jsonText = text;
+        std::replace(jsonText.begin(), jsonText.end(), '\t', ' ');
+        yamlText = jsonText;
+      }
+      docs = yaml::loadFirst(yamlText);
     } else {
-      docs = loadAllDocuments(text);
+      docs = yaml::loadAll(text);
     }
   } catch (const YAML::Exception &e) {
-    if (!relevant) return false;
+    if (!relevant()) return false;
     if (e.mark.is_null()) fail(0, 0, "invalid YAML: " + e.msg);
     else fail(e.mark.line + 1, e.mark.column + 1, "invalid YAML: " + e.msg);
     return false;
@@ -289,7 +270,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
 
   ExtractContext cx{src, model, errors, options};
   try {
-    return extractDocuments(docs, cx);
+    return extractDocuments(docs.documents, cx);
   } catch (const std::exception &e) {
     fail(0, 0, std::string("could not analyse: ") + e.what());
   }

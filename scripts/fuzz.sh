@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
-all=(analyse yaml_json ini properties suppressions config duration cpp_tokens)
+all=(analyse yaml_json yaml_fast ini properties suppressions config duration cpp_tokens)
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=("${all[@]}")
 
@@ -50,6 +50,9 @@ for t in "${targets[@]}"; do
     yaml_json)
       for f in $(inputs -name '*.yaml' -o -name '*.yml'); do seed "$f" 002 "$corpus"; done
       for f in $(inputs -name '*.json'); do seed "$f" 003 "$corpus"; done ;;
+    yaml_fast)
+      for f in $(inputs -name '*.yaml' -o -name '*.yml'); do seed "$f" 000 "$corpus"; done
+      for f in $(inputs -name '*.json'); do seed "$f" 001 "$corpus"; done ;;
     ini) for f in $(inputs -name '*.ini' -o -name config -o -name credentials); do seed "$f" "" "$corpus"; done ;;
     properties) for f in $(inputs -name '*.properties'); do seed "$f" "" "$corpus"; done ;;
     suppressions)

@@ -18,8 +18,9 @@
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/JSON.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/exceptions.h>
 
+#include "lint/yaml/load.h"
 #include "lint/cpp/cpp_frontend.h"
 #include "lint/extract/aws_common.h"
 #include "lint/extract/extractors.h"
@@ -336,12 +337,13 @@ void serviceConfigLiteral(const Literal &lit, const std::string &site, ExtractCo
   }
   std::string yamlText = lit.text;
   std::replace(yamlText.begin(), yamlText.end(), '\t', ' ');
-  YAML::Node doc;
+  yaml::Stream loaded; // `doc` points into it, and into `yamlText`
   try {
-    doc = YAML::Load(yamlText);
+    loaded = yaml::loadFirst(yamlText);
   } catch (const YAML::Exception &) {
     return; // valid JSON that yaml-cpp cannot read: nothing to say
   }
+  const yaml::Node doc = loaded.documents.front();
   if (!isGrpcServiceConfig(doc)) return;
   if (std::find(cx.model.formats.begin(), cx.model.formats.end(), "grpc-service-config") == cx.model.formats.end())
     cx.model.formats.emplace_back("grpc-service-config");

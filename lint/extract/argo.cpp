@@ -30,12 +30,12 @@ constexpr const char *kDefaultRetryPolicySource =
 bool isTemplateExpression(const std::string &s) { return s.find("{{") != std::string::npos; }
 
 // IntOrString: 2, "2", or an Argo expression ("{{inputs.parameters.retries}}") known only at run time.
-std::optional<long long> readIntOrString(ExtractContext &cx, const YAML::Node &n, std::string_view field) {
+std::optional<long long> readIntOrString(ExtractContext &cx, const yaml::Node &n, std::string_view field) {
   if (n.IsScalar() && isTemplateExpression(n.Scalar())) return std::nullopt;
   return requireInt(cx, n, field, true);
 }
 
-std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, std::string_view field, const std::string &anchor) {
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor) {
   std::string text = requireString(cx, n, field);
   if (isTemplateExpression(text)) return std::nullopt;
   std::string err;
@@ -58,7 +58,7 @@ Condition policyCondition(const std::string &name, bool catchAll, Origin origin,
   return c;
 }
 
-void extractStrategy(ExtractContext &cx, const YAML::Node &owner, const YAML::Node &rs, const std::string &anchor,
+void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::Node &rs, const std::string &anchor,
                      const std::string &component) {
   requireMap(cx, rs, "retryStrategy");
   Span key = cx.keySpan(owner, "retryStrategy");
@@ -157,7 +157,7 @@ void extractStrategy(ExtractContext &cx, const YAML::Node &owner, const YAML::No
   cx.model.policies.push_back(std::move(p));
 }
 
-bool recognise(const YAML::Node &doc) {
+bool recognise(const yaml::Node &doc) {
   auto api = get(doc, "apiVersion");
   auto kind = get(doc, "kind");
   if (!api || !kind || !api->IsScalar() || !kind->IsScalar() || api->Scalar().rfind("argoproj.io/", 0) != 0) return false;
@@ -165,7 +165,7 @@ bool recognise(const YAML::Node &doc) {
   return k == "Workflow" || k == "WorkflowTemplate" || k == "ClusterWorkflowTemplate" || k == "CronWorkflow";
 }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   std::string kind = get(doc, "kind")->Scalar();
   std::string name = "(unnamed)";
   if (auto md = get(doc, "metadata"); md && md->IsMap()) {

@@ -59,7 +59,7 @@ struct CodeRange {
   Span where;
 };
 
-std::vector<CodeRange> parseCodes(ExtractContext &cx, const YAML::Node &node, std::string_view field, int min, int max,
+std::vector<CodeRange> parseCodes(ExtractContext &cx, const yaml::Node &node, std::string_view field, int min, int max,
                                   const std::string &anchor) {
   std::vector<CodeRange> out;
   std::string value = requireString(cx, node, field);
@@ -89,9 +89,9 @@ std::vector<CodeRange> parseCodes(ExtractContext &cx, const YAML::Node &node, st
   return out;
 }
 
-void readMatching(ExtractContext &cx, const YAML::Node &policy, Span policyKey, const std::string &anchor, RetryPolicy &p) {
+void readMatching(ExtractContext &cx, const yaml::Node &policy, Span policyKey, const std::string &anchor, RetryPolicy &p) {
   auto matching = get(policy, "matching");
-  std::optional<YAML::Node> http, grpc;
+  std::optional<yaml::Node> http, grpc;
   if (matching && !isNull(*matching)) {
     requireMap(cx, *matching, "matching");
     http = get(*matching, "httpStatusCodes");
@@ -138,7 +138,7 @@ void readMatching(ExtractContext &cx, const YAML::Node &policy, Span policyKey, 
   }
 }
 
-std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, std::string_view field, const std::string &anchor) {
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor) {
   std::string text = requireString(cx, n, field);
   std::string err;
   auto d = parseGoDuration(text, &err);
@@ -158,7 +158,7 @@ bool isBuiltInPolicyName(const std::string &name) {
          name == "DaprBuiltInActorReminderRetries" || name == "DaprBuiltInInitializationRetries";
 }
 
-void extractPolicy(ExtractContext &cx, const YAML::Node &retries, const YAML::Node &keyNode, const YAML::Node &policy,
+void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::Node &keyNode, const yaml::Node &policy,
                    const std::string &resAnchor, const std::string &resName, const std::vector<std::string> &users) {
   std::string name = requireString(cx, keyNode, "spec.policies.retries key");
   std::string anchor = resAnchor + "/retries/" + name;
@@ -290,11 +290,11 @@ void extractPolicy(ExtractContext &cx, const YAML::Node &retries, const YAML::No
 }
 
 // policy name → targets naming it ("apps/orders", "components/statestore/outbound").
-std::map<std::string, std::vector<std::string>> retryUsers(const YAML::Node &spec) {
+std::map<std::string, std::vector<std::string>> retryUsers(const yaml::Node &spec) {
   std::map<std::string, std::vector<std::string>> users;
   auto targets = get(spec, "targets");
   if (!targets || !targets->IsMap()) return users;
-  auto note = [&](const YAML::Node &t, const std::string &where) {
+  auto note = [&](const yaml::Node &t, const std::string &where) {
     if (auto r = get(t, "retry"); r && r->IsScalar()) users[r->Scalar()].push_back(where);
   };
   for (auto group : {"apps", "actors", "components"}) {
@@ -311,7 +311,7 @@ std::map<std::string, std::vector<std::string>> retryUsers(const YAML::Node &spe
   return users;
 }
 
-bool isResiliency(const YAML::Node &doc) {
+bool isResiliency(const yaml::Node &doc) {
   auto api = get(doc, "apiVersion");
   auto kind = get(doc, "kind");
   return api && kind && api->IsScalar() && kind->IsScalar() && api->Scalar().rfind("dapr.io/", 0) == 0 &&
@@ -320,7 +320,7 @@ bool isResiliency(const YAML::Node &doc) {
 
 // A Resiliency spec without its header, as the Dapr docs show them: no apiVersion/kind,
 // spec.policies.retries a map of named policies.
-bool isSpecFragment(const YAML::Node &doc) {
+bool isSpecFragment(const yaml::Node &doc) {
   if (get(doc, "apiVersion") || get(doc, "kind")) return false;
   auto spec = get(doc, "spec");
   if (!spec || !spec->IsMap()) return false;
@@ -335,9 +335,9 @@ bool isSpecFragment(const YAML::Node &doc) {
   return true;
 }
 
-bool recognise(const YAML::Node &doc) { return isResiliency(doc) || isSpecFragment(doc); }
+bool recognise(const yaml::Node &doc) { return isResiliency(doc) || isSpecFragment(doc); }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;
   auto spec = get(doc, "spec");

@@ -52,7 +52,7 @@ std::string lower(std::string_view s) {
 }
 
 // map[key], case-insensitively (.NET configuration keys are).
-std::optional<YAML::Node> getCI(const YAML::Node &map, std::string_view key) {
+std::optional<yaml::Node> getCI(const yaml::Node &map, std::string_view key) {
   if (!map.IsMap()) return std::nullopt;
   std::string want = lower(key);
   for (auto it = map.begin(); it != map.end(); ++it)
@@ -60,18 +60,18 @@ std::optional<YAML::Node> getCI(const YAML::Node &map, std::string_view key) {
   return std::nullopt;
 }
 
-Span keySpanCI(const ExtractContext &cx, const YAML::Node &map, std::string_view key) {
+Span keySpanCI(const ExtractContext &cx, const yaml::Node &map, std::string_view key) {
   std::string want = lower(key);
   for (auto it = map.begin(); it != map.end(); ++it)
     if (it->first.IsScalar() && lower(it->first.Scalar()) == want) return cx.span(it->first);
   return cx.span(map);
 }
 
-bool isRetryOptions(const YAML::Node &n) {
+bool isRetryOptions(const yaml::Node &n) {
   return n.IsMap() && (getCI(n, "MaxRetryAttempts") || getCI(n, "BackoffType") || getCI(n, "UseJitter"));
 }
 
-bool hasRetrySection(const YAML::Node &n, int depth) {
+bool hasRetrySection(const yaml::Node &n, int depth) {
   if (!n.IsMap() || depth > 6) return false;
   if (auto r = getCI(n, "Retry"); r && isRetryOptions(*r)) return true;
   for (auto it = n.begin(); it != n.end(); ++it)
@@ -79,14 +79,14 @@ bool hasRetrySection(const YAML::Node &n, int depth) {
   return false;
 }
 
-bool readBool(const ExtractContext &cx, const YAML::Node &n, const std::string &what) {
+bool readBool(const ExtractContext &cx, const yaml::Node &n, const std::string &what) {
   std::string s = lower(requireString(cx, n, what));
   if (s == "true") return true;
   if (s == "false") return false;
   throw TypeError(cx.span(n), what + " must be true or false, not '" + n.Scalar() + "'");
 }
 
-std::optional<Duration> readTimeSpan(ExtractContext &cx, const YAML::Node &n, const std::string &what, const std::string &anchor) {
+std::optional<Duration> readTimeSpan(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &anchor) {
   std::string text = requireString(cx, n, what);
   std::string err;
   auto d = parseTimeSpan(text, &err);
@@ -97,8 +97,8 @@ std::optional<Duration> readTimeSpan(ExtractContext &cx, const YAML::Node &n, co
   return d;
 }
 
-void extractSection(ExtractContext &cx, const YAML::Node &section, const std::string &path, Span sectionKey) {
-  YAML::Node retry = *getCI(section, "Retry");
+void extractSection(ExtractContext &cx, const yaml::Node &section, const std::string &path, Span sectionKey) {
+  yaml::Node retry = *getCI(section, "Retry");
   Span retryKey = keySpanCI(cx, section, "Retry");
   std::string anchor = "appsettings/" + path + "/Retry";
   RetryPolicy p;
@@ -157,7 +157,7 @@ void extractSection(ExtractContext &cx, const YAML::Node &section, const std::st
     b.multiplier = builtIn(2.0, retryKey, "Polly exponential backoff doubles the delay (RetryHelper.cs)");
     b.cap = defaulted(std::optional<Duration>(), retryKey, kMaxDelaySource);
     auto first = retry.begin();
-    const YAML::Mark km = cx.src.path().empty() ? YAML::Mark() : retry.Mark();
+    const yaml::Mark km = cx.src.path().empty() ? yaml::Mark() : retry.Mark();
     if (retry.size() > 0 && !km.is_null() && first->first.Mark().line > km.line) {
       std::string indent = cx.src.indentOf(first->first.Mark().line);
       b.cap.fix = Fix{"cap the delay with \"MaxDelay\": \"00:00:30\"", {cx.src.insertLineAfter(km.line, indent + "\"MaxDelay\": \"00:00:30\",")}};
@@ -200,7 +200,7 @@ void extractSection(ExtractContext &cx, const YAML::Node &section, const std::st
   cx.model.policies.push_back(std::move(p));
 }
 
-void walk(ExtractContext &cx, const YAML::Node &n, const std::string &path, Span key, int depth) {
+void walk(ExtractContext &cx, const yaml::Node &n, const std::string &path, Span key, int depth) {
   if (!n.IsMap() || depth > 6) return;
   if (auto r = getCI(n, "Retry"); r && isRetryOptions(*r)) {
     try {
@@ -214,9 +214,9 @@ void walk(ExtractContext &cx, const YAML::Node &n, const std::string &path, Span
       walk(cx, it->second, path.empty() ? it->first.Scalar() : path + ":" + it->first.Scalar(), cx.span(it->first), depth + 1);
 }
 
-bool recognise(const YAML::Node &doc) { return hasRetrySection(doc, 0); }
+bool recognise(const yaml::Node &doc) { return hasRetrySection(doc, 0); }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) { walk(cx, doc, "", cx.span(doc), 0); }
+void extract(const yaml::Node &doc, ExtractContext &cx) { walk(cx, doc, "", cx.span(doc), 0); }
 
 } // namespace
 

@@ -51,17 +51,17 @@ std::string camel(std::string_view snake) {
 
 // A field under its proto name or its JSON (camelCase) name; `key` says which was written.
 struct Field {
-  YAML::Node node;
+  yaml::Node node;
   std::string key;
 };
-std::optional<Field> field(const YAML::Node &m, std::string_view snake) {
+std::optional<Field> field(const yaml::Node &m, std::string_view snake) {
   if (auto n = get(m, snake)) return Field{*n, std::string(snake)};
   std::string c = camel(snake);
   if (auto n = get(m, c)) return Field{*n, c};
   return std::nullopt;
 }
 
-std::string nameOf(const YAML::Node &m) {
+std::string nameOf(const yaml::Node &m) {
   if (auto n = get(m, "name"); n && n->IsScalar()) return n->Scalar();
   return "";
 }
@@ -81,7 +81,7 @@ struct RouteFacts {
   bool idempotency_key = false;
 };
 
-std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, const std::string &what, const std::string &anchor) {
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &anchor) {
   std::string text = requireString(cx, n, what);
   std::string err;
   auto d = parseProtoJsonDuration(text, &err);
@@ -96,7 +96,7 @@ std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, co
   return d;
 }
 
-void readCluster(ExtractContext &cx, const YAML::Node &c, Clusters &out) {
+void readCluster(ExtractContext &cx, const yaml::Node &c, Clusters &out) {
   if (!c.IsMap()) return;
   std::string name = nameOf(c);
   if (name.empty()) return;
@@ -114,7 +114,7 @@ void readCluster(ExtractContext &cx, const YAML::Node &c, Clusters &out) {
   out[name] = info;
 }
 
-void collectMethodsFromHeaders(ExtractContext &cx, const YAML::Node &headers, RouteFacts &f, bool forMethods) {
+void collectMethodsFromHeaders(ExtractContext &cx, const yaml::Node &headers, RouteFacts &f, bool forMethods) {
   if (!headers.IsSequence()) return;
   for (const auto &h : headers) {
     if (!h.IsMap()) continue;
@@ -123,7 +123,7 @@ void collectMethodsFromHeaders(ExtractContext &cx, const YAML::Node &headers, Ro
     if (auto inv = field(h, "invert_match"); inv && inv->node.IsScalar() && inv->node.Scalar() == "true") continue;
     if (!forMethods && (name == "idempotency-key" || name == "x-idempotency-key")) f.idempotency_key = true;
     if (name != ":method") continue;
-    auto add = [&](std::string_view kind, const YAML::Node &v) {
+    auto add = [&](std::string_view kind, const yaml::Node &v) {
       if (!v.IsScalar()) return;
       for (auto &m : methodsMatching(kind, v.Scalar())) f.methods.push_back(written(m, cx.span(v)));
     };
@@ -140,7 +140,7 @@ void collectMethodsFromHeaders(ExtractContext &cx, const YAML::Node &headers, Ro
   }
 }
 
-RouteFacts routeFacts(ExtractContext &cx, const YAML::Node &route, const YAML::Node &action, const Clusters &clusters,
+RouteFacts routeFacts(ExtractContext &cx, const yaml::Node &route, const yaml::Node &action, const Clusters &clusters,
                       const std::string &anchor) {
   RouteFacts f;
   if (auto m = get(route, "match"); m && m->IsMap())
@@ -172,7 +172,7 @@ RouteFacts routeFacts(ExtractContext &cx, const YAML::Node &route, const YAML::N
 }
 
 // Builds the policy for `rp`; false when the policy never retries (reported where useful).
-bool buildPolicy(ExtractContext &cx, const YAML::Node &rp, Span rpKey, const RouteFacts &facts, RetryPolicy &p) {
+bool buildPolicy(ExtractContext &cx, const yaml::Node &rp, Span rpKey, const RouteFacts &facts, RetryPolicy &p) {
   const std::string &anchor = p.anchor;
   requireMap(cx, rp, "retry_policy");
   p.format = std::string(kFormat);
@@ -212,7 +212,7 @@ bool buildPolicy(ExtractContext &cx, const YAML::Node &rp, Span rpKey, const Rou
   }
 
   // retry_on: a comma-separated list; Envoy trims the entries.
-  const YAML::Node &on = retryOn->node;
+  const yaml::Node &on = retryOn->node;
   std::string value = requireString(cx, on, retryOn->key);
   bool statusCodesOn = false;
   size_t pos = 0;
@@ -296,7 +296,7 @@ bool buildPolicy(ExtractContext &cx, const YAML::Node &rp, Span rpKey, const Rou
   return true;
 }
 
-void extractRouteConfig(ExtractContext &cx, const YAML::Node &rc, const Clusters &clusters) {
+void extractRouteConfig(ExtractContext &cx, const yaml::Node &rc, const Clusters &clusters) {
   requireMap(cx, rc, "route_config");
   std::string rcName = nameOf(rc);
   std::string rcAnchor = "RouteConfiguration/" + (rcName.empty() ? "(unnamed)" : rcName);
@@ -368,31 +368,31 @@ void extractRouteConfig(ExtractContext &cx, const YAML::Node &rc, const Clusters
   }
 }
 
-bool typeIs(const YAML::Node &n, std::string_view suffix) {
+bool typeIs(const yaml::Node &n, std::string_view suffix) {
   auto t = get(n, "@type");
   if (!t || !t->IsScalar()) return false;
   const std::string &s = t->Scalar();
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-bool isRouteConfig(const YAML::Node &n) {
+bool isRouteConfig(const yaml::Node &n) {
   if (!n.IsMap()) return false;
   if (typeIs(n, "envoy.config.route.v3.RouteConfiguration")) return true;
   auto v = field(n, "virtual_hosts");
   return v && v->node.IsSequence();
 }
-bool isCluster(const YAML::Node &n) {
+bool isCluster(const yaml::Node &n) {
   return n.IsMap() && (typeIs(n, "envoy.config.cluster.v3.Cluster") ||
                        (get(n, "name") && (field(n, "circuit_breakers") || field(n, "load_assignment") || field(n, "connect_timeout"))));
 }
 // The items of a list of resources (a DiscoveryResponse's `resources`, or a top-level list).
-std::optional<YAML::Node> resourceList(const YAML::Node &doc) {
+std::optional<yaml::Node> resourceList(const yaml::Node &doc) {
   if (doc.IsSequence()) return doc;
   if (auto r = get(doc, "resources"); r && r->IsSequence()) return r;
   return std::nullopt;
 }
 
 // route_config blocks anywhere under the listeners (http_connection_manager typed configs).
-void findRouteConfigs(const YAML::Node &n, std::vector<YAML::Node> &out, int depth) {
+void findRouteConfigs(const yaml::Node &n, std::vector<yaml::Node> &out, int depth) {
   if (depth > 24) return;
   if (n.IsMap()) {
     for (auto it = n.begin(); it != n.end(); ++it) {
@@ -405,7 +405,7 @@ void findRouteConfigs(const YAML::Node &n, std::vector<YAML::Node> &out, int dep
   }
 }
 
-bool recognise(const YAML::Node &doc) {
+bool recognise(const yaml::Node &doc) {
   if (auto sr = field(doc, "static_resources"); sr && sr->node.IsMap()) return true;
   if (isRouteConfig(doc)) return true;
   if (auto list = resourceList(doc)) {
@@ -415,9 +415,9 @@ bool recognise(const YAML::Node &doc) {
   return false;
 }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   Clusters clusters;
-  std::vector<YAML::Node> routeConfigs;
+  std::vector<yaml::Node> routeConfigs;
   if (auto sr = field(doc, "static_resources"); sr && sr->node.IsMap()) {
     if (auto cl = get(sr->node, "clusters"); cl && cl->IsSequence()) {
       for (const auto &c : *cl) readCluster(cx, c, clusters);

@@ -26,7 +26,7 @@ constexpr const char *kEgPerTrySource =
     "Envoy Gateway: no per-try timeout unless perRetry.timeout is set, so each try may use the whole "
     "route timeout (envoyproxy/gateway api/v1alpha1/retry_types.go PerRetryPolicy)";
 
-std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, const std::string &what, const std::string &anchor) {
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &anchor) {
   std::string text = requireString(cx, n, what);
   std::string err;
   auto d = parseGatewayDuration(text, &err);
@@ -34,14 +34,14 @@ std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, co
   return d;
 }
 
-bool recognise(const YAML::Node &doc) {
+bool recognise(const yaml::Node &doc) {
   auto api = get(doc, "apiVersion");
   auto kind = get(doc, "kind");
   return api && kind && api->IsScalar() && kind->IsScalar() &&
          api->Scalar().rfind("gateway.envoyproxy.io/", 0) == 0 && kind->Scalar() == "BackendTrafficPolicy";
 }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;
   auto spec = get(doc, "spec");

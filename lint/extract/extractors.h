@@ -3,7 +3,6 @@
 #include <string_view>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
 
 #include "lint/extract/yaml_util.h"
 
@@ -14,8 +13,8 @@ namespace retrylint {
 // `extractText` and are handed the raw file. A text dialect that claims a file gets it alone.
 struct Extractor {
   std::string_view format;                                     // "istio-virtualservice"
-  bool (*recognise)(const YAML::Node &doc) = nullptr;          // by content, never by file name
-  void (*extract)(const YAML::Node &doc, ExtractContext &cx) = nullptr;
+  bool (*recognise)(const yaml::Node &doc) = nullptr;          // by content, never by file name
+  void (*extract)(const yaml::Node &doc, ExtractContext &cx) = nullptr;
   // Words whose presence in an unparsable file says it was meant to be this dialect, so a
   // syntax error there is reported rather than the file skipped as someone else's.
   std::vector<std::string_view> markers;
@@ -45,15 +44,15 @@ const Extractor &cppExtractor(); // lint/cpp/driver.cpp
 
 // The gRPC service-config reader on its own, for configs embedded in other files (C++ string
 // literals passed to grpc::ChannelArguments::SetServiceConfigJSON).
-bool isGrpcServiceConfig(const YAML::Node &doc);
-void extractGrpcServiceConfig(const YAML::Node &doc, ExtractContext &cx);
+bool isGrpcServiceConfig(const yaml::Node &doc);
+void extractGrpcServiceConfig(const yaml::Node &doc, ExtractContext &cx);
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);
 
 // Feed every document (and every item of a Kubernetes `kind: List`) to the extractor that
 // recognises it. Returns whether any document was recognised.
-bool extractDocuments(const std::vector<YAML::Node> &docs, ExtractContext &cx);
+bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx);
 
 // Whether the raw text mentions any dialect's markers (used for files that do not parse).
 bool looksLikeRetryConfig(std::string_view text);

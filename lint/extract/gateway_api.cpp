@@ -28,7 +28,7 @@ constexpr const char *kAttemptsSource =
 // HTTPRouteRetry.Codes: +kubebuilder:validation:Minimum:=400, Maximum:=599.
 constexpr int kMinCode = 400, kMaxCode = 599;
 
-std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, const std::string &what, const std::string &kind,
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &kind,
                                      const std::string &anchor) {
   std::string text = requireString(cx, n, what);
   std::string err;
@@ -37,7 +37,7 @@ std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, co
   return d;
 }
 
-void collectMatches(ExtractContext &cx, const YAML::Node &rule, RetryPolicy &p) {
+void collectMatches(ExtractContext &cx, const yaml::Node &rule, RetryPolicy &p) {
   auto matches = get(rule, "matches");
   if (!matches || !matches->IsSequence()) return;
   for (const auto &m : *matches) {
@@ -57,7 +57,7 @@ void collectMatches(ExtractContext &cx, const YAML::Node &rule, RetryPolicy &p) 
   }
 }
 
-void extractRule(ExtractContext &cx, const YAML::Node &rule, size_t index, const std::string &kind, const std::string &name,
+void extractRule(ExtractContext &cx, const yaml::Node &rule, size_t index, const std::string &kind, const std::string &name,
                  const std::string &routeAnchor) {
   requireMap(cx, rule, "spec.rules[" + std::to_string(index) + "]");
   std::string ruleName;
@@ -143,14 +143,14 @@ void extractRule(ExtractContext &cx, const YAML::Node &rule, size_t index, const
   cx.model.policies.push_back(std::move(p));
 }
 
-bool recognise(const YAML::Node &doc) {
+bool recognise(const yaml::Node &doc) {
   auto api = get(doc, "apiVersion");
   auto kind = get(doc, "kind");
   return api && kind && api->IsScalar() && kind->IsScalar() && api->Scalar().rfind("gateway.networking.k8s.io/", 0) == 0 &&
          (kind->Scalar() == "HTTPRoute" || kind->Scalar() == "GRPCRoute");
 }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   std::string kind = get(doc, "kind")->Scalar();
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;

@@ -28,7 +28,7 @@ std::string fieldPath(size_t i, std::string_view rest) {
   return "methodConfig[" + std::to_string(i) + "]" + (rest.empty() ? "" : "." + std::string(rest));
 }
 
-std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, const std::string &field,
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &field,
                                      const std::string &anchor, bool positive) {
   std::string text = requireString(cx, n, field);
   std::string err;
@@ -48,7 +48,7 @@ std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, co
   return d;
 }
 
-void readCodes(ExtractContext &cx, const YAML::Node &codes, const std::string &field, const std::string &anchor,
+void readCodes(ExtractContext &cx, const yaml::Node &codes, const std::string &field, const std::string &anchor,
                RetryPolicy &p) {
   requireSequence(cx, codes, field);
   for (const auto &c : codes) {
@@ -88,7 +88,7 @@ void readCodes(ExtractContext &cx, const YAML::Node &codes, const std::string &f
 }
 
 // Returns the number of attempts when valid (>= 2), else reports and returns nullopt.
-std::optional<int> readMaxAttempts(ExtractContext &cx, const YAML::Node &block, const std::string &field,
+std::optional<int> readMaxAttempts(ExtractContext &cx, const yaml::Node &block, const std::string &field,
                                    const std::string &anchor, Span blockKey) {
   auto n = get(block, "maxAttempts");
   if (!n) {
@@ -104,7 +104,7 @@ std::optional<int> readMaxAttempts(ExtractContext &cx, const YAML::Node &block, 
   return static_cast<int>(std::min<long long>(v, 1'000'000));
 }
 
-void extractRetryPolicy(ExtractContext &cx, const YAML::Node &rp, Span rpKey, size_t i, RetryPolicy p) {
+void extractRetryPolicy(ExtractContext &cx, const yaml::Node &rp, Span rpKey, size_t i, RetryPolicy p) {
   std::string field = fieldPath(i, "retryPolicy");
   requireMap(cx, rp, field);
   p.where = rpKey;
@@ -169,7 +169,7 @@ void extractRetryPolicy(ExtractContext &cx, const YAML::Node &rp, Span rpKey, si
   cx.model.policies.push_back(std::move(p));
 }
 
-void extractHedgingPolicy(ExtractContext &cx, const YAML::Node &hp, Span hpKey, size_t i, RetryPolicy p) {
+void extractHedgingPolicy(ExtractContext &cx, const yaml::Node &hp, Span hpKey, size_t i, RetryPolicy p) {
   std::string field = fieldPath(i, "hedgingPolicy");
   requireMap(cx, hp, field);
   p.where = hpKey;
@@ -185,13 +185,13 @@ void extractHedgingPolicy(ExtractContext &cx, const YAML::Node &hp, Span hpKey, 
   cx.model.policies.push_back(std::move(p));
 }
 
-bool recognise(const YAML::Node &doc) {
+bool recognise(const yaml::Node &doc) {
   auto mc = get(doc, "methodConfig");
   auto rt = get(doc, "retryThrottling");
   return (mc && mc->IsSequence()) || (rt && rt->IsMap());
 }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   Setting<bool> budget;
   if (auto rt = get(doc, "retryThrottling")) {
     requireMap(cx, *rt, "retryThrottling");
@@ -289,8 +289,8 @@ void extract(const YAML::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
-bool isGrpcServiceConfig(const YAML::Node &doc) { return recognise(doc); }
-void extractGrpcServiceConfig(const YAML::Node &doc, ExtractContext &cx) { extract(doc, cx); }
+bool isGrpcServiceConfig(const yaml::Node &doc) { return recognise(doc); }
+void extractGrpcServiceConfig(const yaml::Node &doc, ExtractContext &cx) { extract(doc, cx); }
 
 const Extractor &grpcServiceConfigExtractor() {
   static const Extractor e{kFormat, recognise, extract, {"methodConfig", "retryThrottling"}};

@@ -35,7 +35,7 @@ std::vector<Condition> defaultRetryOn(Span where) {
   return out;
 }
 
-void parseRetryOn(ExtractContext &cx, const YAML::Node &node, const std::string &anchor, RetryPolicy &p) {
+void parseRetryOn(ExtractContext &cx, const yaml::Node &node, const std::string &anchor, RetryPolicy &p) {
   std::string value = requireString(cx, node, "retries.retryOn");
   size_t pos = 0;
   while (pos <= value.size()) {
@@ -76,7 +76,7 @@ void parseRetryOn(ExtractContext &cx, const YAML::Node &node, const std::string 
 }
 
 // Istio accepts Go-style durations; min 1 ms for perTryTimeout.
-std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, std::string_view field, const std::string &anchor) {
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor) {
   std::string text = requireString(cx, n, field);
   std::string err;
   auto d = parseGoDuration(text, &err);
@@ -91,7 +91,7 @@ std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, st
   return d;
 }
 
-void collectMethods(ExtractContext &cx, const YAML::Node &route, RetryPolicy &p) {
+void collectMethods(ExtractContext &cx, const yaml::Node &route, RetryPolicy &p) {
   auto match = get(route, "match");
   if (!match || !match->IsSequence()) return;
   for (const auto &m : *match) {
@@ -116,17 +116,17 @@ void collectMethods(ExtractContext &cx, const YAML::Node &route, RetryPolicy &p)
 
 // Turns the implicit retries off: `retries: {attempts: 0}` as the route's first key (attempts
 // counts retries, so 0 = a single attempt).
-std::optional<Fix> noRetriesFix(ExtractContext &cx, const YAML::Node &route) {
+std::optional<Fix> noRetriesFix(ExtractContext &cx, const yaml::Node &route) {
   if (route.begin() == route.end()) return std::nullopt;
-  YAML::Mark m = route.begin()->first.Mark();
+  yaml::Mark m = route.begin()->first.Mark();
   if (m.is_null()) return std::nullopt;
-  bool flow = route.Style() == YAML::EmitterStyle::Flow;
+  bool flow = route.Style() == yaml::EmitterStyle::Flow;
   std::string text = flow ? "retries: {attempts: 0}, " : "retries: {attempts: 0}\n" + std::string(m.column, ' ');
   Span at{cx.src.path(), m.line + 1, m.column + 1, m.line + 1, m.column + 1};
   return Fix{"set retries.attempts to 0 (one attempt, no retry)", {cx.src.replace(at, text)}};
 }
 
-void extractRoute(ExtractContext &cx, const YAML::Node &route, size_t index, const std::string &vsName,
+void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, const std::string &vsName,
                   const std::string &vsAnchor) {
   requireMap(cx, route, "spec.http[" + std::to_string(index) + "]");
   std::string routeName;
@@ -243,14 +243,14 @@ void extractRoute(ExtractContext &cx, const YAML::Node &route, size_t index, con
   cx.model.policies.push_back(std::move(p));
 }
 
-bool recognise(const YAML::Node &doc) {
+bool recognise(const yaml::Node &doc) {
   auto api = get(doc, "apiVersion");
   auto kind = get(doc, "kind");
   return api && kind && api->IsScalar() && kind->IsScalar() &&
          api->Scalar().rfind("networking.istio.io/", 0) == 0 && kind->Scalar() == "VirtualService";
 }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;
   auto spec = get(doc, "spec");

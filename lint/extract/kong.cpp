@@ -51,7 +51,7 @@ bool setRetries(ExtractContext &cx, RetryPolicy &p, long long n, Span where, Ori
   return true;
 }
 
-void extractService(ExtractContext &cx, const YAML::Node &svc, size_t index) {
+void extractService(ExtractContext &cx, const yaml::Node &svc, size_t index) {
   requireMap(cx, svc, "services[" + std::to_string(index) + "]");
   std::string name;
   if (auto n = get(svc, "name"); n && n->IsScalar()) name = n->Scalar();
@@ -76,13 +76,13 @@ void extractService(ExtractContext &cx, const YAML::Node &svc, size_t index) {
   cx.model.policies.push_back(std::move(p));
 }
 
-bool isDeclarative(const YAML::Node &doc) {
+bool isDeclarative(const yaml::Node &doc) {
   auto v = get(doc, "_format_version");
   auto services = get(doc, "services");
   return v && v->IsScalar() && services && services->IsSequence();
 }
 
-std::optional<YAML::Node> kicRetries(const YAML::Node &doc) {
+std::optional<yaml::Node> kicRetries(const yaml::Node &doc) {
   auto api = get(doc, "apiVersion");
   auto kind = get(doc, "kind");
   if (!api || !kind || !api->IsScalar() || !kind->IsScalar()) return std::nullopt;
@@ -98,12 +98,12 @@ std::optional<YAML::Node> kicRetries(const YAML::Node &doc) {
   return std::nullopt;
 }
 
-bool recognise(const YAML::Node &doc) { return isDeclarative(doc) || kicRetries(doc).has_value(); }
+bool recognise(const yaml::Node &doc) { return isDeclarative(doc) || kicRetries(doc).has_value(); }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   if (isDeclarative(doc)) {
     size_t i = 0;
-    const YAML::Node services = *get(doc, "services"); // named: `: *get(...)` would dangle
+    const yaml::Node services = *get(doc, "services"); // named: `: *get(...)` would dangle
     for (const auto &svc : services) {
       try {
         extractService(cx, svc, i);

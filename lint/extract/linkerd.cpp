@@ -34,7 +34,7 @@ constexpr double kDefaultRouteTimeoutS = 10;
 constexpr const char *kDefaultTimeoutSource =
     "Linkerd's default route timeout of 10 s, retries included (linkerd.io service-profiles reference, Retries and Timeouts)";
 
-std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, const std::string &what, const std::string &anchor) {
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &anchor) {
   std::string text = requireString(cx, n, what);
   std::string err;
   auto d = parseGoDuration(text, &err);
@@ -42,7 +42,7 @@ std::optional<Duration> readDuration(ExtractContext &cx, const YAML::Node &n, co
   return d;
 }
 
-void collectMethods(ExtractContext &cx, const YAML::Node &cond, RetryPolicy &p, int depth) {
+void collectMethods(ExtractContext &cx, const yaml::Node &cond, RetryPolicy &p, int depth) {
   if (!cond.IsMap() || depth > 8) return;
   if (auto m = get(cond, "method"); m && m->IsScalar()) {
     std::string v = m->Scalar();
@@ -67,7 +67,7 @@ Condition statusRange(int lo, int hi, Origin origin, Span where, std::string tex
   return c;
 }
 
-void extractRoute(ExtractContext &cx, const YAML::Node &route, size_t index, const std::string &spName, const std::string &spAnchor,
+void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, const std::string &spName, const std::string &spAnchor,
                   const Setting<bool> &budget) {
   requireMap(cx, route, "spec.routes[" + std::to_string(index) + "]");
   std::string name;
@@ -123,7 +123,7 @@ void extractRoute(ExtractContext &cx, const YAML::Node &route, size_t index, con
   cx.model.policies.push_back(std::move(p));
 }
 
-bool isFragment(const YAML::Node &doc) {
+bool isFragment(const yaml::Node &doc) {
   if (get(doc, "apiVersion") || get(doc, "kind")) return false;
   auto spec = get(doc, "spec");
   if (!spec || !spec->IsMap()) return false;
@@ -134,7 +134,7 @@ bool isFragment(const YAML::Node &doc) {
   return false;
 }
 
-bool recognise(const YAML::Node &doc) {
+bool recognise(const yaml::Node &doc) {
   auto api = get(doc, "apiVersion");
   auto kind = get(doc, "kind");
   if (api && kind && api->IsScalar() && kind->IsScalar())
@@ -142,7 +142,7 @@ bool recognise(const YAML::Node &doc) {
   return isFragment(doc);
 }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;
   auto spec = get(doc, "spec");

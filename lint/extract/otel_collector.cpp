@@ -27,7 +27,7 @@ constexpr const char *kTimeoutSource = "OpenTelemetry Collector default exporter
 // Exporters built on exporterhelper that retry by default (retry_on_failure.enabled defaults to true).
 bool retriesByDefault(const std::string &type) { return type == "otlp" || type == "otlphttp"; }
 
-bool readBool(ExtractContext &cx, const YAML::Node &n, std::string_view field) {
+bool readBool(ExtractContext &cx, const yaml::Node &n, std::string_view field) {
   std::string v = requireString(cx, n, field);
   if (v == "true" || v == "True" || v == "TRUE") return true;
   if (v == "false" || v == "False" || v == "FALSE") return false;
@@ -36,7 +36,7 @@ bool readBool(ExtractContext &cx, const YAML::Node &n, std::string_view field) {
 
 struct Reader {
   ExtractContext &cx;
-  const YAML::Node &block; // retry_on_failure (may be null for an implicit policy)
+  const yaml::Node &block; // retry_on_failure (may be null for an implicit policy)
   Span blockKey;
   std::string anchor;
 
@@ -62,13 +62,13 @@ struct Reader {
   }
 };
 
-void extractExporter(ExtractContext &cx, const YAML::Node &exporter, const std::string &name, const YAML::Node *parent,
+void extractExporter(ExtractContext &cx, const yaml::Node &exporter, const std::string &name, const yaml::Node *parent,
                      const std::string &anchor, const std::string &component) {
   std::string type = name.substr(0, name.find('/'));
   auto rof = get(exporter, "retry_on_failure");
   bool implicit = !rof || isNull(*rof);
   if (implicit && !retriesByDefault(type)) return;
-  YAML::Node block = implicit ? YAML::Node() : *rof;
+  yaml::Node block = implicit ? yaml::Node() : *rof;
   if (!implicit) requireMap(cx, block, "retry_on_failure");
   Span key = implicit ? (parent ? cx.keySpan(*parent, name) : cx.span(exporter)) : cx.keySpan(exporter, "retry_on_failure");
 
@@ -149,7 +149,7 @@ void extractExporter(ExtractContext &cx, const YAML::Node &exporter, const std::
   cx.model.policies.push_back(std::move(p));
 }
 
-bool isCollectorConfig(const YAML::Node &doc) {
+bool isCollectorConfig(const yaml::Node &doc) {
   auto exporters = get(doc, "exporters");
   if (!exporters || !exporters->IsMap()) return false;
   auto service = get(doc, "service");
@@ -157,7 +157,7 @@ bool isCollectorConfig(const YAML::Node &doc) {
 }
 
 // The body of one exporters.<name> entry, as the collector's own test data keeps them.
-bool isExporterBody(const YAML::Node &doc) {
+bool isExporterBody(const yaml::Node &doc) {
   if (get(doc, "apiVersion") || get(doc, "kind")) return false;
   auto rof = get(doc, "retry_on_failure");
   if (!rof || !rof->IsMap()) return false;
@@ -166,9 +166,9 @@ bool isExporterBody(const YAML::Node &doc) {
   return false;
 }
 
-bool recognise(const YAML::Node &doc) { return isCollectorConfig(doc) || isExporterBody(doc); }
+bool recognise(const yaml::Node &doc) { return isCollectorConfig(doc) || isExporterBody(doc); }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   if (!isCollectorConfig(doc)) {
     extractExporter(cx, doc, "exporter", nullptr, "exporter", "OpenTelemetry Collector exporter");
     return;

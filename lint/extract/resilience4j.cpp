@@ -456,13 +456,13 @@ private:
   }
 };
 
-bool recognise(const YAML::Node &doc) { return doc.IsMap() && yamlHasPath(doc, "resilience4j.retry"); }
+bool recognise(const yaml::Node &doc) { return doc.IsMap() && yamlHasPath(doc, "resilience4j.retry"); }
 
 bool recogniseText(const SourceFile &src) {
   return recogniseSpringProperties(src) && src.text().find("resilience4j.retry.") != std::string::npos;
 }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) { extractSpringTree(springTreeFromYaml(doc, cx), cx); }
+void extract(const yaml::Node &doc, ExtractContext &cx) { extractSpringTree(springTreeFromYaml(doc, cx), cx); }
 
 } // namespace
 

@@ -5,6 +5,7 @@
 // Field facts: spring-cloud/spring-cloud-gateway spring-cloud-gateway-server-webflux/.../
 // RetryGatewayFilterFactory.java and docs/.../gatewayfilter-factories/retry-factory.adoc.
 // See shared/spec/formats.md §8. The WebMVC gateway (server.webmvc) is not read.
+#include <algorithm>
 #include <map>
 
 #include "lint/extract/extractors.h"
@@ -392,9 +393,9 @@ private:
   }
 };
 
-bool recognise(const YAML::Node &doc) { return doc.IsMap() && yamlHasPath(doc, "spring.cloud.gateway"); }
+bool recognise(const yaml::Node &doc) { return doc.IsMap() && yamlHasPath(doc, "spring.cloud.gateway"); }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) { extractSpringTree(springTreeFromYaml(doc, cx), cx); }
+void extract(const yaml::Node &doc, ExtractContext &cx) { extractSpringTree(springTreeFromYaml(doc, cx), cx); }
 
 bool recogniseText(const SourceFile &src) {
   return recogniseSpringProperties(src) && src.text().find("spring.cloud.gateway.") != std::string::npos;

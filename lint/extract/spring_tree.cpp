@@ -54,7 +54,7 @@ std::vector<Step> splitKey(std::string_view key) {
 SpringNode *findChild(SpringNode &n, std::string_view name) {
   std::string want = relaxedName(name);
   for (auto &c : n.children)
-    if (relaxedName(c.key) == want) return &c;
+    if (relaxesTo(c.key, want)) return &c;
   return nullptr;
 }
 
@@ -100,7 +100,7 @@ void merge(SpringNode &into, SpringNode from) {
   if (keyWhere.known() && !into.keyWhere.known()) into.keyWhere = keyWhere;
 }
 
-SpringNode convert(const YAML::Node &v, const ExtractContext &cx) {
+SpringNode convert(const yaml::Node &v, const ExtractContext &cx) {
   SpringNode n;
   n.where = cx.span(v);
   if (v.IsScalar()) {
@@ -133,7 +133,7 @@ SpringNode convert(const YAML::Node &v, const ExtractContext &cx) {
       value.keyWhere = keyWhere;
       value.key = steps.back().name;
       // A block map under its own key can take a new entry on the line after the key.
-      const YAML::Mark km = it->first.Mark(), vm = it->second.Mark();
+      const yaml::Mark km = it->first.Mark(), vm = it->second.Mark();
       if (it->second.IsMap() && !km.is_null() && !vm.is_null() && vm.line > km.line && it->second.size() > 0) {
         value.insertAfterLine0 = km.line;
         value.childIndent = cx.src.indentOf(vm.line);
@@ -170,11 +170,21 @@ std::string relaxedName(std::string_view name) {
   return out;
 }
 
+bool relaxesTo(std::string_view name, std::string_view relaxed) {
+  size_t j = 0;
+  for (char c : name) {
+    if (c == '-' || c == '_') continue;
+    if (j == relaxed.size() || static_cast<char>(std::tolower(static_cast<unsigned char>(c))) != relaxed[j]) return false;
+    ++j;
+  }
+  return j == relaxed.size();
+}
+
 const SpringNode *child(const SpringNode &n, std::string_view name) {
   if (!n.isMap()) return nullptr;
   std::string want = relaxedName(name);
   for (const auto &c : n.children)
-    if (relaxedName(c.key) == want) return &c;
+    if (relaxesTo(c.key, want)) return &c;
   return nullptr;
 }
 
@@ -187,7 +197,7 @@ const SpringNode *at(const SpringNode &root, std::string_view dottedPath) {
   return cur;
 }
 
-SpringNode springTreeFromYaml(const YAML::Node &doc, const ExtractContext &cx) { return convert(doc, cx); }
+SpringNode springTreeFromYaml(const yaml::Node &doc, const ExtractContext &cx) { return convert(doc, cx); }
 
 SpringNode springTreeFromProperties(const SourceFile &src) {
   SpringNode root;
@@ -221,11 +231,11 @@ SpringNode springTreeFromProperties(const SourceFile &src) {
   return root;
 }
 
-bool yamlHasPath(const YAML::Node &doc, std::string_view dottedPath) {
+bool yamlHasPath(const yaml::Node &doc, std::string_view dottedPath) {
   std::vector<std::string> want;
   for (const Step &s : splitKey(dottedPath)) want.push_back(relaxedName(s.name));
   // Breadth-limited walk: match key segments against the remaining path.
-  struct Item { YAML::Node node; size_t matched; };
+  struct Item { yaml::Node node; size_t matched; };
   std::vector<Item> stack{{doc, 0}};
   while (!stack.empty()) {
     Item item = stack.back();

@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
 
 #include "lint/extract/yaml_util.h"
 
@@ -41,17 +40,19 @@ struct SpringNode {
 
 // Spring's relaxed-binding form of a property name: lower case, without '-' and '_'.
 std::string relaxedName(std::string_view name);
+// Whether relaxedName(name) == relaxed, without building the string (lookups compare many keys).
+bool relaxesTo(std::string_view name, std::string_view relaxed);
 // The child named `name` (relaxed), or nullptr.
 const SpringNode *child(const SpringNode &n, std::string_view name);
 // Follows a dotted path of relaxed names: at(root, "resilience4j.retry").
 const SpringNode *at(const SpringNode &root, std::string_view dottedPath);
 
-SpringNode springTreeFromYaml(const YAML::Node &doc, const ExtractContext &cx);
+SpringNode springTreeFromYaml(const yaml::Node &doc, const ExtractContext &cx);
 SpringNode springTreeFromProperties(const SourceFile &src);
 
 // Whether a YAML document has the dotted path (keys compared relaxed; dotted YAML keys such as
 // `resilience4j.retry:` are followed too). Cheap: no tree is built.
-bool yamlHasPath(const YAML::Node &doc, std::string_view dottedPath);
+bool yamlHasPath(const yaml::Node &doc, std::string_view dottedPath);
 
 // One item of a list value: an item of a YAML/indexed list, or a token of a comma-separated
 // string ("GET,POST"), with its span.

@@ -12,8 +12,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include <yaml-cpp/exceptions.h>
+
 #include "lint/engine.h" // nestingDepth
 #include "lint/extract/extractors.h"
+#include "lint/yaml/load.h"
 
 namespace retrylint {
 namespace {
@@ -50,21 +53,21 @@ constexpr long long kFixCapMinSeconds = 20;
 
 constexpr int kMaxDepth = 64;
 
-bool isAsl(const YAML::Node &n) {
+bool isAsl(const yaml::Node &n) {
   auto start = get(n, "StartAt");
   auto states = get(n, "States");
   return start && start->IsScalar() && states && states->IsMap();
 }
 
-bool isStateMachineResource(const YAML::Node &r) {
+bool isStateMachineResource(const yaml::Node &r) {
   auto type = get(r, "Type");
   return type && type->IsScalar() &&
          (type->Scalar() == "AWS::StepFunctions::StateMachine" || type->Scalar() == "AWS::Serverless::StateMachine");
 }
 
 // CloudFormation/SAM resources: `Resources.*`, or the top level of a template excerpt.
-std::vector<std::pair<std::string, YAML::Node>> stateMachineResources(const YAML::Node &doc) {
-  std::vector<std::pair<std::string, YAML::Node>> out;
+std::vector<std::pair<std::string, yaml::Node>> stateMachineResources(const yaml::Node &doc) {
+  std::vector<std::pair<std::string, yaml::Node>> out;
   if (!doc.IsMap()) return out;
   for (auto it = doc.begin(); it != doc.end(); ++it)
     if (it->first.IsScalar() && isStateMachineResource(it->second)) out.emplace_back(it->first.Scalar(), it->second);
@@ -74,7 +77,7 @@ std::vector<std::pair<std::string, YAML::Node>> stateMachineResources(const YAML
   return out;
 }
 
-std::optional<YAML::Node> serverlessMachines(const YAML::Node &doc) {
+std::optional<yaml::Node> serverlessMachines(const yaml::Node &doc) {
   auto sf = get(doc, "stepFunctions");
   if (!sf) return std::nullopt;
   auto sm = get(*sf, "stateMachines");
@@ -99,13 +102,13 @@ std::string keyValue(bool json, std::string_view key, std::string_view value, bo
 // Where to add `key: value` to the map `retrier`, keeping its style: a line after the last
 // single-line scalar member (block YAML), or `, key: value` / `,\n  "key": value` after it (flow
 // YAML, JSON). nullopt when no member is a plain single-line value to anchor on.
-std::optional<TextEdit> addField(const ExtractContext &cx, const YAML::Node &retrier, std::string_view key,
+std::optional<TextEdit> addField(const ExtractContext &cx, const yaml::Node &retrier, std::string_view key,
                                  std::string_view value, bool quoteValue) {
   const SourceFile &src = cx.src;
   // Copies (cheap handles): the iterator's pair is a temporary, so pointers into it dangle (ASan).
-  std::optional<YAML::Node> anchorKey, anchorValue;
+  std::optional<yaml::Node> anchorKey, anchorValue;
   for (auto it = retrier.begin(); it != retrier.end(); ++it) {
-    const YAML::Node k = it->first, v = it->second; // copies: `it->` is a temporary proxy
+    const yaml::Node k = it->first, v = it->second; // copies: `it->` is a temporary proxy
     if (!k.IsScalar() || k.Mark().is_null()) continue;
     if (v.IsScalar() && !v.Mark().is_null() && v.Mark().line == k.Mark().line) {
       anchorKey = k;
@@ -116,7 +119,7 @@ std::optional<TextEdit> addField(const ExtractContext &cx, const YAML::Node &ret
   const bool json = isQuoted(*anchorKey);
   const int keyLine = anchorKey->Mark().line, keyCol = anchorKey->Mark().column;
   std::string kv = keyValue(json, key, value, quoteValue);
-  if (retrier.Style() == YAML::EmitterStyle::Flow) {
+  if (retrier.Style() == yaml::EmitterStyle::Flow) {
     Span v = cx.span(*anchorValue);
     Span at{src.path(), v.end_line, v.end_column, v.end_line, v.end_column};
     bool oneLine = retrier.Mark().line == keyLine;
@@ -129,19 +132,19 @@ std::optional<TextEdit> addField(const ExtractContext &cx, const YAML::Node &ret
 
 struct StateInfo {
   std::string name, type, path; // path: "States/A/Branches[0]/States/B"
-  const YAML::Node *node;
+  const yaml::Node *node;
 };
 
 // A field that is written with a value. `null` stands for a !Sub placeholder (see
 // blankPlaceholders) or an explicit null: its value is unknown, and the caller treats it so.
-std::optional<YAML::Node> valueOf(const YAML::Node &map, std::string_view key, bool &unknown) {
+std::optional<yaml::Node> valueOf(const yaml::Node &map, std::string_view key, bool &unknown) {
   auto n = get(map, key);
   unknown = n && isNull(*n);
   if (!n || unknown) return std::nullopt;
   return n;
 }
 
-std::optional<long long> readSeconds(ExtractContext &cx, const YAML::Node &r, const char *field, long long lo,
+std::optional<long long> readSeconds(ExtractContext &cx, const yaml::Node &r, const char *field, long long lo,
                                      long long hi, const std::string &anchor, const std::string &rule) {
   auto n = get(r, field);
   if (!n || isNull(*n)) return std::nullopt;
@@ -153,7 +156,7 @@ std::optional<long long> readSeconds(ExtractContext &cx, const YAML::Node &r, co
   return v;
 }
 
-void extractRetrier(ExtractContext &cx, const YAML::Node &r, size_t idx, size_t count, const StateInfo &st,
+void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t count, const StateInfo &st,
                     const Machine &m) {
   std::string field = st.path + ".Retry[" + std::to_string(idx) + "]";
   requireMap(cx, r, "Retry[" + std::to_string(idx) + "]");
@@ -321,9 +324,9 @@ void extractRetrier(ExtractContext &cx, const YAML::Node &r, size_t idx, size_t 
 
 // --- states, at any depth --------------------------------------------------------------------
 
-void extractStates(ExtractContext &cx, const YAML::Node &states, const std::string &path, const Machine &m, int depth);
+void extractStates(ExtractContext &cx, const yaml::Node &states, const std::string &path, const Machine &m, int depth);
 
-void extractState(ExtractContext &cx, const std::string &name, const YAML::Node &state, const std::string &path,
+void extractState(ExtractContext &cx, const std::string &name, const yaml::Node &state, const std::string &path,
                   const Machine &m, int depth) {
   requireMap(cx, state, path);
   std::string type;
@@ -364,7 +367,7 @@ void extractState(ExtractContext &cx, const std::string &name, const YAML::Node 
   }
 }
 
-void extractStates(ExtractContext &cx, const YAML::Node &states, const std::string &path, const Machine &m, int depth) {
+void extractStates(ExtractContext &cx, const yaml::Node &states, const std::string &path, const Machine &m, int depth) {
   for (auto it = states.begin(); it != states.end(); ++it) {
     if (!it->first.IsScalar()) continue;
     try {
@@ -375,7 +378,7 @@ void extractStates(ExtractContext &cx, const YAML::Node &states, const std::stri
   }
 }
 
-void extractMachine(ExtractContext &cx, const YAML::Node &asl, Machine m) {
+void extractMachine(ExtractContext &cx, const yaml::Node &asl, Machine m) {
   bool unknown = false;
   if (auto t = valueOf(asl, "TimeoutSeconds", unknown)) {
     long long v = requireInt(cx, *t, "TimeoutSeconds", false);
@@ -467,9 +470,9 @@ std::string blankPlaceholders(std::string text) {
   return text;
 }
 
-void extractDefinitionString(ExtractContext &cx, const YAML::Node &value, Machine m) {
+void extractDefinitionString(ExtractContext &cx, const yaml::Node &value, Machine m) {
   // The literal: a plain string, `!Sub "…"`, `Fn::Sub: "…"`, or the first item of `!Sub [ "…", {…} ]`.
-  YAML::Node lit = value;
+  yaml::Node lit = value;
   bool sub = value.Tag() == "!Sub";
   if (value.IsMap()) {
     auto s = get(value, "Fn::Sub");
@@ -482,7 +485,7 @@ void extractDefinitionString(ExtractContext &cx, const YAML::Node &value, Machin
   if (!sub && !lit.Tag().empty() && lit.Tag() != "!" && lit.Tag() != "?") return; // another intrinsic
   std::string content = lit.Scalar();
   const SourceFile &src = cx.src;
-  const YAML::Mark mark = lit.Mark();
+  const yaml::Mark mark = lit.Mark();
 
   Remap remap{src, false, 0, 0, {}};
   remap.fallback = cx.span(lit);
@@ -518,9 +521,9 @@ void extractDefinitionString(ExtractContext &cx, const YAML::Node &value, Machin
   if (int depth = nestingDepth(text); depth > cx.options.max_nesting)
     throw TypeError(remap.fallback, "DefinitionString is nested " + std::to_string(depth) + " levels deep, more than the limit of " +
                                         std::to_string(cx.options.max_nesting) + " (--max-nesting)");
-  YAML::Node asl;
+  yaml::Stream parsed; // `asl` points into it, and into `text`
   try {
-    asl = YAML::Load(text);
+    parsed = yaml::loadFirst(text);
   } catch (const YAML::Exception &e) {
     if (sub) return; // placeholders may only make sense once substituted
     Span at = remap.fallback;
@@ -530,6 +533,7 @@ void extractDefinitionString(ExtractContext &cx, const YAML::Node &value, Machin
     }
     throw TypeError(at, "DefinitionString is not valid JSON: " + e.msg);
   }
+  const yaml::Node asl = parsed.documents.front();
   if (!isAsl(asl)) return;
 
   const SourceFile inner(src.path(), text);
@@ -554,11 +558,11 @@ void extractDefinitionString(ExtractContext &cx, const YAML::Node &value, Machin
 
 // --- the document ------------------------------------------------------------------------------
 
-bool recognise(const YAML::Node &doc) {
+bool recognise(const yaml::Node &doc) {
   return isAsl(doc) || !stateMachineResources(doc).empty() || serverlessMachines(doc).has_value();
 }
 
-void extract(const YAML::Node &doc, ExtractContext &cx) {
+void extract(const yaml::Node &doc, ExtractContext &cx) {
   if (isAsl(doc)) {
     extractMachine(cx, doc, Machine{"StateMachine", "", std::nullopt, {}});
     return;

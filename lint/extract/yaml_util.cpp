@@ -6,14 +6,14 @@
 
 namespace retrylint {
 
-Span ExtractContext::span(const YAML::Node &n) const {
-  const YAML::Mark m = n.Mark();
+Span ExtractContext::span(const yaml::Node &n) const {
+  const yaml::Mark m = n.Mark();
   if (m.is_null()) return Span{src.path(), 0, 0, 0, 0};
   if (n.IsScalar()) return src.scalarSpan(m.line, m.column, n.Scalar());
   return Span{src.path(), m.line + 1, m.column + 1, m.line + 1, m.column + 2};
 }
 
-Span ExtractContext::keySpan(const YAML::Node &map, std::string_view key) const {
+Span ExtractContext::keySpan(const yaml::Node &map, std::string_view key) const {
   if (map.IsMap()) {
     for (auto it = map.begin(); it != map.end(); ++it) {
       if (it->first.IsScalar() && it->first.Scalar() == key) return span(it->first);
@@ -22,8 +22,8 @@ Span ExtractContext::keySpan(const YAML::Node &map, std::string_view key) const 
   return span(map);
 }
 
-Span ExtractContext::tokenSpan(const YAML::Node &scalar, size_t offset, size_t length) const {
-  const YAML::Mark m = scalar.Mark();
+Span ExtractContext::tokenSpan(const yaml::Node &scalar, size_t offset, size_t length) const {
+  const yaml::Mark m = scalar.Mark();
   if (m.is_null()) return Span{src.path(), 0, 0, 0, 0};
   return src.tokenSpan(m.line, m.column, offset, length);
 }
@@ -36,15 +36,14 @@ void ExtractContext::error(const TypeError &e) {
   errors.push_back(Diagnostic{e.where.path.empty() ? src.path() : e.where.path, e.where.line, e.where.column, e.what()});
 }
 
-std::optional<YAML::Node> get(const YAML::Node &map, std::string_view key) {
-  if (!map.IsMap()) return std::nullopt;
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
-  }
-  return std::nullopt;
+std::optional<yaml::Node> get(const yaml::Node &map, std::string_view key) {
+  // The first entry with that scalar key, compared in place (no string is built).
+  yaml::Node v = map[key];
+  if (!v.IsDefined()) return std::nullopt;
+  return v;
 }
 
-ObjectMeta objectMeta(const YAML::Node &doc) {
+ObjectMeta objectMeta(const yaml::Node &doc) {
   ObjectMeta m;
   if (auto md = get(doc, "metadata"); md && md->IsMap()) {
     if (auto n = get(*md, "name"); n && n->IsScalar()) m.name = n->Scalar();
@@ -53,12 +52,12 @@ ObjectMeta objectMeta(const YAML::Node &doc) {
   return m;
 }
 
-bool isScalarString(const YAML::Node &n) { return n.IsScalar(); }
-bool isQuoted(const YAML::Node &n) { return n.IsScalar() && n.Tag() == "!"; }
-bool isNull(const YAML::Node &n) { return n.IsNull(); }
+bool isScalarString(const yaml::Node &n) { return n.IsScalar(); }
+bool isQuoted(const yaml::Node &n) { return n.IsScalar() && n.Tag() == "!"; }
+bool isNull(const yaml::Node &n) { return n.IsNull(); }
 
 namespace {
-std::string kindName(const YAML::Node &n) {
+std::string kindName(const yaml::Node &n) {
   if (n.IsMap()) return "a map";
   if (n.IsSequence()) return "a list";
   if (n.IsNull()) return "empty";
@@ -67,12 +66,12 @@ std::string kindName(const YAML::Node &n) {
 }
 } // namespace
 
-std::string requireString(const ExtractContext &cx, const YAML::Node &n, std::string_view what) {
+std::string requireString(const ExtractContext &cx, const yaml::Node &n, std::string_view what) {
   if (!n.IsScalar()) throw TypeError(cx.span(n), std::string(what) + " must be a string, not " + kindName(n));
   return n.Scalar();
 }
 
-long long requireInt(const ExtractContext &cx, const YAML::Node &n, std::string_view what, bool allowQuoted) {
+long long requireInt(const ExtractContext &cx, const yaml::Node &n, std::string_view what, bool allowQuoted) {
   auto bad = [&] { return TypeError(cx.span(n), std::string(what) + " must be an integer, not " + kindName(n)); };
   if (!n.IsScalar() || (isQuoted(n) && !allowQuoted)) throw bad();
   const std::string &s = n.Scalar();
@@ -89,7 +88,7 @@ long long requireInt(const ExtractContext &cx, const YAML::Node &n, std::string_
   throw bad();
 }
 
-double requireNumber(const ExtractContext &cx, const YAML::Node &n, std::string_view what, bool allowQuoted) {
+double requireNumber(const ExtractContext &cx, const yaml::Node &n, std::string_view what, bool allowQuoted) {
   auto bad = [&] { return TypeError(cx.span(n), std::string(what) + " must be a number, not " + kindName(n)); };
   if (!n.IsScalar() || (isQuoted(n) && !allowQuoted)) throw bad();
   const std::string &s = n.Scalar();
@@ -100,11 +99,11 @@ double requireNumber(const ExtractContext &cx, const YAML::Node &n, std::string_
   return d;
 }
 
-void requireMap(const ExtractContext &cx, const YAML::Node &n, std::string_view what) {
+void requireMap(const ExtractContext &cx, const yaml::Node &n, std::string_view what) {
   if (!n.IsMap()) throw TypeError(cx.span(n), std::string(what) + " must be a map, not " + kindName(n));
 }
 
-void requireSequence(const ExtractContext &cx, const YAML::Node &n, std::string_view what) {
+void requireSequence(const ExtractContext &cx, const yaml::Node &n, std::string_view what) {
   if (!n.IsSequence()) throw TypeError(cx.span(n), std::string(what) + " must be a list, not " + kindName(n));
 }
 

@@ -1,4 +1,4 @@
-// Reading yaml-cpp nodes (YAML and JSON alike) with positions, for the extractors.
+// Reading the YAML/JSON document tree (lint/yaml/, YAML and JSON alike) with positions, for the extractors.
 #pragma once
 #include <optional>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
+#include "lint/yaml/document.h"
 
 #include "lint/model/finding.h"
 #include "lint/model/policy.h"
@@ -41,33 +41,33 @@ struct ExtractContext {
   const ExtractOptions &options;
 
   // The span of a node: a scalar's whole text, or the first character of a map or list.
-  Span span(const YAML::Node &n) const;
+  Span span(const yaml::Node &n) const;
   // The key of `map[key]`, for findings about a block or a missing field.
-  Span keySpan(const YAML::Node &map, std::string_view key) const;
+  Span keySpan(const yaml::Node &map, std::string_view key) const;
   // A token inside a single-line scalar (an item of a comma-separated list).
-  Span tokenSpan(const YAML::Node &scalar, size_t offset, size_t length) const;
+  Span tokenSpan(const yaml::Node &scalar, size_t offset, size_t length) const;
 
   void problem(Span where, std::string message, std::string anchor, std::optional<Fix> fix = std::nullopt);
   void error(const TypeError &e);
 };
 
-// map[key] if `map` is a map that has it (yaml-cpp's operator[] on a const node never inserts).
-std::optional<YAML::Node> get(const YAML::Node &map, std::string_view key);
+// map[key] if `map` is a map that has it (the first entry with that scalar key, as yaml-cpp finds it).
+std::optional<yaml::Node> get(const yaml::Node &map, std::string_view key);
 // A Kubernetes object's metadata.name and metadata.namespace ("(unnamed)", "default" when absent).
 struct ObjectMeta {
   std::string name = "(unnamed)", ns = "default";
 };
-ObjectMeta objectMeta(const YAML::Node &doc);
+ObjectMeta objectMeta(const yaml::Node &doc);
 
-bool isScalarString(const YAML::Node &n); // a scalar, quoted or not
-bool isQuoted(const YAML::Node &n);       // a quoted scalar ("3" rather than 3)
-bool isNull(const YAML::Node &n);         // `~`, `null` or empty
+bool isScalarString(const yaml::Node &n); // a scalar, quoted or not
+bool isQuoted(const yaml::Node &n);       // a quoted scalar ("3" rather than 3)
+bool isNull(const yaml::Node &n);         // `~`, `null` or empty
 
 // Typed reads. Each throws TypeError naming the field when the node is of another kind.
-std::string requireString(const ExtractContext &cx, const YAML::Node &n, std::string_view what);
-long long requireInt(const ExtractContext &cx, const YAML::Node &n, std::string_view what, bool allowQuoted);
-double requireNumber(const ExtractContext &cx, const YAML::Node &n, std::string_view what, bool allowQuoted);
-void requireMap(const ExtractContext &cx, const YAML::Node &n, std::string_view what);
-void requireSequence(const ExtractContext &cx, const YAML::Node &n, std::string_view what);
+std::string requireString(const ExtractContext &cx, const yaml::Node &n, std::string_view what);
+long long requireInt(const ExtractContext &cx, const yaml::Node &n, std::string_view what, bool allowQuoted);
+double requireNumber(const ExtractContext &cx, const yaml::Node &n, std::string_view what, bool allowQuoted);
+void requireMap(const ExtractContext &cx, const yaml::Node &n, std::string_view what);
+void requireSequence(const ExtractContext &cx, const yaml::Node &n, std::string_view what);
 
 } // namespace retrylint

@@ -1,0 +1,119 @@
+#include "lint/yaml/load.h"
+
+#include <map>
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
+
+namespace retrylint::yaml {
+
+namespace {
+
+// Builds the arena tree from yaml-cpp's parser events, as yaml-cpp's NodeBuilder builds its
+// nodes: the same marks, tags ("" for nulls), styles (collections only), duplicate keys kept,
+// and an alias is the anchored node itself (shared, so an alias bomb costs nothing).
+struct Builder : YAML::EventHandler {
+  Document &doc;
+  explicit Builder(Document &d) : doc(d) {}
+
+  struct Open {
+    uint32_t node;
+    size_t from; // its first child on doc.scratch()
+  };
+  std::vector<Open> open;
+  std::map<YAML::anchor_t, uint32_t> anchors;
+  std::vector<uint32_t> roots;
+
+  // yaml-cpp 0.7's LoadAll never returns when a ',' follows a document's content ("[a], b",
+  // "{e},{e}", "\"a\","): the parser yields empty documents at the same position forever,
+  // growing memory. Stop there with a parse error at the ','.
+  size_t lastStart = SIZE_MAX;
+  void OnDocumentStart(const YAML::Mark &m) override {
+    if (m.pos >= 0 && static_cast<size_t>(m.pos) == lastStart)
+      throw YAML::ParserException(m, "unexpected ',' after the end of the document's content");
+    lastStart = static_cast<size_t>(m.pos);
+  }
+  void OnDocumentEnd() override {}
+
+  uint32_t push(const YAML::Mark &m, NodeType::value type, std::string_view tag, YAML::anchor_t anchor) {
+    Document::Data d;
+    d.type = type;
+    d.mark = Mark{m.pos, m.line, m.column};
+    d.tag = tag == "?" ? std::string_view("?") : tag == "!" ? std::string_view("!") : tag.empty() ? std::string_view() : doc.own(std::string(tag));
+    uint32_t i = doc.add(d);
+    if (anchor != YAML::NullAnchor) anchors[anchor] = i;
+    return i;
+  }
+  void attach(uint32_t i) {
+    if (open.empty()) roots.push_back(i);
+    else doc.scratch().push_back(i);
+  }
+  void OnNull(const YAML::Mark &m, YAML::anchor_t anchor) override { attach(push(m, NodeType::Null, {}, anchor)); }
+  void OnAlias(const YAML::Mark &, YAML::anchor_t anchor) override {
+    auto it = anchors.find(anchor);
+    // yaml-cpp's parser rejects unknown aliases before this; stay total anyway.
+    if (it == anchors.end()) throw YAML::ParserException(YAML::Mark::null_mark(), "unknown alias");
+    attach(it->second);
+  }
+  void OnScalar(const YAML::Mark &m, const std::string &tag, YAML::anchor_t anchor, const std::string &value) override {
+    uint32_t i = push(m, NodeType::Scalar, tag, anchor);
+    doc.data(i).text = doc.own(value);
+    attach(i);
+  }
+  void start(const YAML::Mark &m, NodeType::value type, const std::string &tag, YAML::anchor_t anchor,
+             YAML::EmitterStyle::value style) {
+    uint32_t i = push(m, type, tag, anchor);
+    doc.data(i).style = style == YAML::EmitterStyle::Flow ? EmitterStyle::Flow
+                        : style == YAML::EmitterStyle::Block ? EmitterStyle::Block
+                                                             : EmitterStyle::Default;
+    open.push_back(Open{i, doc.scratch().size()});
+  }
+  void end() {
+    Open o = open.back();
+    open.pop_back();
+    doc.attach(o.node, o.from);
+    attach(o.node);
+  }
+  void OnSequenceStart(const YAML::Mark &m, const std::string &tag, YAML::anchor_t anchor, YAML::EmitterStyle::value style) override {
+    start(m, NodeType::Sequence, tag, anchor, style);
+  }
+  void OnSequenceEnd() override { end(); }
+  void OnMapStart(const YAML::Mark &m, const std::string &tag, YAML::anchor_t anchor, YAML::EmitterStyle::value style) override {
+    start(m, NodeType::Map, tag, anchor, style);
+  }
+  void OnMapEnd() override { end(); }
+};
+
+} // namespace
+
+Stream parseWithYamlCpp(std::string_view text, Mode mode) {
+  Stream s;
+  std::istringstream in{std::string(text)};
+  YAML::Parser parser(in);
+  Builder b(*s.arena);
+  if (mode == Mode::First) {
+    parser.HandleNextDocument(b);
+    // YAML::Load of a text without a document is a null node without a mark.
+    s.documents.push_back(b.roots.empty() ? Node() : s.arena->node(b.roots.front()));
+    return s;
+  }
+  while (parser.HandleNextDocument(b)) {}
+  for (uint32_t r : b.roots) s.documents.push_back(s.arena->node(r));
+  return s;
+}
+
+Stream loadAll(std::string_view text) {
+  Stream s;
+  if (parseFast(text, Mode::All, s)) return s;
+  return parseWithYamlCpp(text, Mode::All);
+}
+
+Stream loadFirst(std::string_view text) {
+  Stream s;
+  if (parseFast(text, Mode::First, s)) return s;
+  return parseWithYamlCpp(text, Mode::First);
+}
+
+} // namespace retrylint::yaml

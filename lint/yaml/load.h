@@ -1,0 +1,28 @@
+// Loading YAML and JSON into the arena tree (lint/yaml/document.h).
+//
+// The fast parser (fast_parser.cpp) reads the YAML that configuration files actually use, and
+// JSON. Whatever it is not certain to read exactly as yaml-cpp does (anchors, tags, block scalars,
+// multi-line scalars, any syntax error ...) makes it give up, and yaml-cpp's parser reads the text
+// instead, its events building the same tree. So results and error messages are yaml-cpp's;
+// the fast path only saves time. tests/yaml_fast_test.cpp and fuzz/fuzz_yaml_fast.cpp hold the
+// two to the same trees.
+#pragma once
+#include <string_view>
+
+#include "lint/yaml/document.h"
+
+namespace retrylint::yaml {
+
+// Every document, as yaml-cpp's LoadAll reads them. Syntax errors throw yaml-cpp's exceptions,
+// and so does a ',' after a document's content, on which yaml-cpp 0.7's LoadAll never returns.
+Stream loadAll(std::string_view text);
+// The first document only (YAML::Load): documents holds exactly one node, null for an empty text.
+Stream loadFirst(std::string_view text);
+
+// The two ways, for the differential tests. parseFast returns false when it gives up (and then
+// `out` holds nothing meaningful); the yaml-cpp ones throw YAML::Exception.
+enum class Mode { All, First };
+bool parseFast(std::string_view text, Mode mode, Stream &out);
+Stream parseWithYamlCpp(std::string_view text, Mode mode);
+
+} // namespace retrylint::yaml
