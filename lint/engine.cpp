@@ -1,18 +1,22 @@
 #include "lint/engine.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <optional>
 #include <regex>
 #include <tuple>
 
 #include <llvm/Support/Error.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
-#include <llvm/Support/Process.h>
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
 #include <yaml-cpp/exceptions.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lint/discover/discover.h"
 #include "lint/extract/extractors.h"
@@ -317,36 +321,53 @@ bool readInput(const Candidate &c, const ExtractOptions &limits, std::string &te
     errors.push_back(Diagnostic{c.path, 0, 0, std::move(msg)});
     return false;
   };
-  // Never open what is not a regular file: a FIFO would block the run, a device never end.
-  llvm::sys::fs::file_status st;
-  if (std::error_code ec = llvm::sys::fs::status(c.path, st)) return fail("cannot read: " + ec.message());
-  if (st.type() != llvm::sys::fs::file_type::regular_file) {
-    if (!c.named) return false;
-    return fail("not a regular file (a FIFO, socket or device); not read");
+  // Never open what is not a regular file: a FIFO would block the run, a device never end. A
+  // file found while walking is already known regular from its directory entry; a named one is
+  // checked before it is opened.
+  if (c.named) {
+    llvm::sys::fs::file_status st;
+    if (std::error_code ec = llvm::sys::fs::status(c.path, st)) return fail("cannot read: " + ec.message());
+    if (st.type() != llvm::sys::fs::file_type::regular_file) return fail("not a regular file (a FIFO, socket or device); not read");
   }
-  int fd = -1;
-  if (std::error_code ec = llvm::sys::fs::openFileForRead(c.path, fd)) return fail("cannot read: " + ec.message());
+  // O_NONBLOCK: should the path have become a FIFO since, opening it does not wait for a writer;
+  // O_NOFOLLOW for walked files: links met while walking are never followed. Plain POSIX calls:
+  // this runs once per file, and LLVM's close blocks and unblocks signals around each close.
+  const int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (c.named ? 0 : O_NOFOLLOW);
+  int fd = ::open(c.path.c_str(), flags);
+  if (fd < 0) {
+    if (!c.named && errno == ELOOP) return false; // swapped for a link since the walk
+    return fail("cannot read: " + std::error_code(errno, std::generic_category()).message());
+  }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
   // The file read is the file checked (it may have been swapped for a FIFO since the status).
-  llvm::sys::fs::file_status opened;
-  if (llvm::sys::fs::status(fd, opened) || opened.type() != llvm::sys::fs::file_type::regular_file) {
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    return c.named ? fail("not a regular file; not read") : false;
-  }
-  if (opened.getSize() > limits.max_file_bytes) {
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    std::string msg = std::to_string(opened.getSize()) + " bytes, more than the limit of " +
+  struct stat opened;
+  if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) return c.named ? fail("not a regular file; not read") : false;
+  const auto size = static_cast<uint64_t>(opened.st_size);
+  if (size > limits.max_file_bytes) {
+    std::string msg = std::to_string(size) + " bytes, more than the limit of " +
                       std::to_string(limits.max_file_bytes) + " (--max-file-size); not analysed";
     if (c.named) return fail(msg);
     // Found while walking: only report it when its start looks like a retry config.
-    auto head = llvm::MemoryBuffer::getFileSlice(c.path, 64 * 1024, 0, /*IsVolatile=*/true);
-    if (head && looksLikeRetryConfig((*head)->getBuffer())) return fail(msg);
+    std::string head(std::min<uint64_t>(size, 64 * 1024), '\0');
+    ssize_t got = ::pread(fd, head.data(), head.size(), 0);
+    head.resize(got > 0 ? static_cast<size_t>(got) : 0);
+    if (looksLikeRetryConfig(head)) return fail(msg);
     return false;
   }
-  auto buf = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), c.path, opened.getSize(),
-                                             /*RequiresNullTerminator=*/false, /*IsVolatile=*/true);
-  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-  if (!buf) return fail("cannot read: " + buf.getError().message());
-  text = (*buf)->getBuffer().str();
+  // The size fstat gave (a file that grows meanwhile is read as it was; one that shrinks, to its end).
+  text.resize(static_cast<size_t>(size));
+  size_t have = 0;
+  while (have < text.size()) {
+    ssize_t got = ::read(fd, text.data() + have, text.size() - have);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return fail("cannot read: " + std::error_code(errno, std::generic_category()).message());
+    if (got == 0) break;
+    have += static_cast<size_t>(got);
+  }
+  text.resize(have);
   return true;
 }
 

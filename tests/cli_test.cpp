@@ -183,7 +183,8 @@ TEST(Discovery, RecognisesByContentAndSkipsOthers) {
   t.write("d/chart/templates/x.yaml", "{{ .Values.x }}: [\n");  // a template, not ours: skipped
   t.write("d/.git/vs.yaml", kWarningOnlyVs);                    // never walked
   t.write("d/build/CMakeCache.txt", "");
-  t.write("d/build/vs.yaml", kWarningOnlyVs);                   // a build tree: skipped
+  t.write("d/build/vs.yaml", kWarningOnlyVs);                   // a build tree: skipped,
+  t.write("d/build/a/deeper/vs.yaml", kWarningOnlyVs);          // however deep
   CliRun r = runRetrylint("--format json '" + (t.path / "d").string() + "'");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto parsed = llvm::json::parse(r.out);

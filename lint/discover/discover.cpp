@@ -33,10 +33,7 @@ bool isSkippedDirectory(std::string_view dirPath) {
   if (name == ".git" || name == ".hg" || name == ".svn" || name == "node_modules" || name == "__pycache__" ||
       name == ".cache" || name.startswith("cmake-build-") || name.startswith("bazel-"))
     return true;
-  // A CMake build tree (whatever its name) holds generated copies, not sources.
-  llvm::SmallString<256> cache(llvm::StringRef(dirPath.data(), dirPath.size()));
-  llvm::sys::path::append(cache, "CMakeCache.txt");
-  return llvm::sys::fs::exists(cache);
+  return false;
 }
 
 std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors,
@@ -54,6 +51,13 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
       continue;
     }
     std::vector<Candidate> found;
+    // A CMake build tree (whatever its name) holds generated copies, not sources: its files are
+    // dropped once its CMakeCache.txt is met (no probe per directory: one walk, no extra calls).
+    std::vector<std::string> buildTrees;
+    auto shownPath = [&](const std::string &p) {
+      if (llvm::StringRef(p).startswith("./") && !llvm::StringRef(given).startswith("./")) return p.substr(2);
+      return p;
+    };
     std::error_code ec;
     for (llvm::sys::fs::recursive_directory_iterator it(given, ec, /*follow_symlinks=*/false), end; it != end && !ec;
          it.increment(ec)) {
@@ -63,12 +67,18 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
         if (isSkippedDirectory(p) || (excluded && excluded(p))) it.no_push();
         continue;
       }
-      if (type == llvm::sys::fs::file_type::regular_file && hasConfigExtension(p) && !(excluded && excluded(p))) {
-        std::string shown = p;
-        if (llvm::StringRef(shown).startswith("./") && !llvm::StringRef(given).startswith("./")) shown = shown.substr(2);
-        found.push_back(Candidate{shown, false});
-      }
+      if (type != llvm::sys::fs::file_type::regular_file) continue;
+      if (llvm::sys::path::filename(p) == "CMakeCache.txt")
+        buildTrees.push_back(shownPath(llvm::sys::path::parent_path(p).str()) + "/");
+      else if (hasConfigExtension(p) && !(excluded && excluded(p)))
+        found.push_back(Candidate{shownPath(p), false});
     }
+    if (!buildTrees.empty())
+      llvm::erase_if(found, [&](const Candidate &c) {
+        for (const std::string &tree : buildTrees)
+          if (llvm::StringRef(c.path).startswith(tree)) return true;
+        return false;
+      });
     if (ec) errors.push_back(Diagnostic{given, 0, 0, "cannot walk the directory: " + ec.message()});
     std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.path < b.path; });
     out.insert(out.end(), found.begin(), found.end());

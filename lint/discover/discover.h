@@ -26,6 +26,8 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
 bool hasConfigExtension(std::string_view path);
 // Extensions of files that are never YAML (INI, .properties, C++): a text dialect reads them or nothing does.
 bool hasKnownNonYamlExtension(std::string_view path);
+// Directories never walked, by name (.git, node_modules, cmake-build-*, …). A directory holding a
+// CMakeCache.txt, a build tree whatever its name, is dropped by discover() as well.
 bool isSkippedDirectory(std::string_view dirPath);
 
 } // namespace retrylint
