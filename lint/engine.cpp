@@ -384,7 +384,7 @@ RunResult run(const RunOptions &options) {
     };
   }
   std::vector<Candidate> files =
-      discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors, excluded);
+      discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors, excluded, options.jobs);
   if (options.shards > 1)
     files.erase(std::remove_if(files.begin(), files.end(),
                                [&](const Candidate &c) { return !inShard(c.path, options.shard, options.shards); }),

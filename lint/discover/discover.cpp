@@ -5,6 +5,8 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/ThreadPool.h>
+#include <llvm/Support/Threading.h>
 
 namespace retrylint {
 
@@ -36,8 +38,44 @@ bool isSkippedDirectory(std::string_view dirPath) {
   return false;
 }
 
+namespace {
+
+// What walking one directory tree found.
+struct Walk {
+  std::vector<Candidate> found;
+  // A CMake build tree (whatever its name) holds generated copies, not sources: its files are
+  // dropped once its CMakeCache.txt is met (no probe per directory: one walk, no extra calls).
+  std::vector<std::string> buildTrees;
+  std::error_code ec;
+};
+
+// One entry met under the walked path `given`. Returns whether to descend into it.
+bool visit(const std::string &p, llvm::sys::fs::file_type type, const std::string &given,
+           const std::function<bool(const std::string &)> &excluded, Walk &w) {
+  auto shown = [&](std::string path) {
+    if (llvm::StringRef(path).startswith("./") && !llvm::StringRef(given).startswith("./")) return path.substr(2);
+    return path;
+  };
+  if (type == llvm::sys::fs::file_type::directory_file) return !isSkippedDirectory(p) && !(excluded && excluded(p));
+  if (type != llvm::sys::fs::file_type::regular_file) return false; // links are never followed
+  if (llvm::sys::path::filename(p) == "CMakeCache.txt")
+    w.buildTrees.push_back(shown(llvm::sys::path::parent_path(p).str()) + "/");
+  else if (hasConfigExtension(p) && !(excluded && excluded(p)))
+    w.found.push_back(Candidate{shown(p), false});
+  return false;
+}
+
+void walkTree(const std::string &dir, const std::string &given, const std::function<bool(const std::string &)> &excluded,
+              Walk &w) {
+  for (llvm::sys::fs::recursive_directory_iterator it(dir, w.ec, /*follow_symlinks=*/false), end; it != end && !w.ec;
+       it.increment(w.ec))
+    if (!visit(it->path(), it->type(), given, excluded, w)) it.no_push(); // (no effect on a file)
+}
+
+} // namespace
+
 std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors,
-                                const std::function<bool(const std::string &)> &excluded) {
+                                const std::function<bool(const std::string &)> &excluded, unsigned jobs) {
   std::vector<Candidate> out;
   for (const std::string &given : paths) {
     llvm::sys::fs::file_status st;
@@ -50,28 +88,28 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
       out.push_back(Candidate{given, true});
       continue;
     }
+    // The top level here; each subdirectory is walked as a task of its own, so with -j2 the
+    // walk (mostly system calls) is shared between the cores like the analysis after it.
+    std::vector<Walk> walks(1);
+    std::vector<std::string> subdirs;
+    for (llvm::sys::fs::directory_iterator it(given, walks[0].ec), end; it != end && !walks[0].ec; it.increment(walks[0].ec))
+      if (visit(it->path(), it->type(), given, excluded, walks[0])) subdirs.push_back(it->path());
+    walks.resize(subdirs.size() + 1);
+    if (jobs == 1 || subdirs.size() < 2) { // jobs 0: one per core
+      for (size_t i = 0; i < subdirs.size(); ++i) walkTree(subdirs[i], given, excluded, walks[i + 1]);
+    } else {
+      llvm::ThreadPool pool(llvm::hardware_concurrency(jobs));
+      for (size_t i = 0; i < subdirs.size(); ++i)
+        pool.async([&, i] { walkTree(subdirs[i], given, excluded, walks[i + 1]); });
+      pool.wait();
+    }
     std::vector<Candidate> found;
-    // A CMake build tree (whatever its name) holds generated copies, not sources: its files are
-    // dropped once its CMakeCache.txt is met (no probe per directory: one walk, no extra calls).
     std::vector<std::string> buildTrees;
-    auto shownPath = [&](const std::string &p) {
-      if (llvm::StringRef(p).startswith("./") && !llvm::StringRef(given).startswith("./")) return p.substr(2);
-      return p;
-    };
     std::error_code ec;
-    for (llvm::sys::fs::recursive_directory_iterator it(given, ec, /*follow_symlinks=*/false), end; it != end && !ec;
-         it.increment(ec)) {
-      const std::string &p = it->path();
-      llvm::sys::fs::file_type type = it->type();
-      if (type == llvm::sys::fs::file_type::directory_file) {
-        if (isSkippedDirectory(p) || (excluded && excluded(p))) it.no_push();
-        continue;
-      }
-      if (type != llvm::sys::fs::file_type::regular_file) continue;
-      if (llvm::sys::path::filename(p) == "CMakeCache.txt")
-        buildTrees.push_back(shownPath(llvm::sys::path::parent_path(p).str()) + "/");
-      else if (hasConfigExtension(p) && !(excluded && excluded(p)))
-        found.push_back(Candidate{shownPath(p), false});
+    for (Walk &w : walks) {
+      std::move(w.found.begin(), w.found.end(), std::back_inserter(found));
+      std::move(w.buildTrees.begin(), w.buildTrees.end(), std::back_inserter(buildTrees));
+      if (w.ec && !ec) ec = w.ec;
     }
     if (!buildTrees.empty())
       llvm::erase_if(found, [&](const Candidate &c) {

@@ -18,8 +18,9 @@ struct Candidate {
 // supported dialect can have (see hasConfigExtension). Version-control and build folders are skipped
 // and symbolic links to directories are not followed. Missing paths become errors.
 // `excluded` (optional) drops files and whole directories (the project config's `exclude`).
+// `jobs` > 1 walks the subdirectories of each given directory in parallel; the result is the same.
 std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors,
-                                const std::function<bool(const std::string &)> &excluded = {});
+                                const std::function<bool(const std::string &)> &excluded = {}, unsigned jobs = 1);
 
 // Whether a file found while walking may hold a retry config or retry code: YAML/JSON, INI and
 // .properties files, AWS's extension-less `config`, and C++ sources and headers.
