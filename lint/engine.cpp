@@ -10,8 +10,6 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/Path.h>
-#include <llvm/Support/ThreadPool.h>
-#include <llvm/Support/Threading.h>
 #include <yaml-cpp/exceptions.h>
 
 #include <fcntl.h>
@@ -20,6 +18,7 @@
 
 #include "lint/discover/discover.h"
 #include "lint/extract/extractors.h"
+#include "lint/parallel.h"
 #include "lint/perf/cache.h"
 #include "lint/suppress/suppressions.h"
 #include "lint/yaml/load.h"
@@ -418,15 +417,7 @@ RunResult run(const RunOptions &options) {
     }
   };
 
-  unsigned jobs = options.jobs;
-  if (jobs == 1 || files.size() < 2) {
-    for (size_t i = 0; i < files.size(); ++i) analyseOne(i);
-  } else {
-    llvm::ThreadPoolStrategy strategy = llvm::hardware_concurrency(jobs);
-    llvm::ThreadPool pool(strategy);
-    for (size_t i = 0; i < files.size(); ++i) pool.async([&analyseOne, i] { analyseOne(i); });
-    pool.wait();
-  }
+  forEachIndex(files.size(), options.jobs, analyseOne);
 
   result.stats.files_seen = files.size();
   for (FileResult &r : perFile) {

@@ -43,12 +43,12 @@ struct TempDir {
   }
 };
 
-// Runs `retrylint ARGS` in the source directory (so fixture paths are relative).
-inline CliRun runRetrylint(const std::string &args) {
+// Runs `PREFIX retrylint ARGS` in `dir` through the shell (PREFIX: limits such as `ulimit`, `timeout`).
+inline CliRun runRetrylintIn(const std::string &dir, const std::string &prefix, const std::string &args) {
   TempDir t;
   auto out = t.path / "stdout", err = t.path / "stderr";
-  std::string cmd = "cd '" + std::string(RETRYLINT_SOURCE_DIR) + "' && '" + std::string(RETRYLINT_BINARY) + "' " + args +
-                    " > '" + out.string() + "' 2> '" + err.string() + "' < /dev/null";
+  std::string cmd = "cd '" + dir + "' && " + prefix + "'" + std::string(RETRYLINT_BINARY) + "' " + args + " > '" +
+                    out.string() + "' 2> '" + err.string() + "' < /dev/null";
   int status = std::system(cmd.c_str());
   CliRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -56,5 +56,8 @@ inline CliRun runRetrylint(const std::string &args) {
   r.err = slurp(err);
   return r;
 }
+
+// Runs `retrylint ARGS` in the source directory (so fixture paths are relative).
+inline CliRun runRetrylint(const std::string &args) { return runRetrylintIn(RETRYLINT_SOURCE_DIR, "", args); }
 
 } // namespace retrylint::testing

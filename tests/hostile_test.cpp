@@ -40,17 +40,8 @@ constexpr bool kAsan = false;
 // retrylint ARGS in `dir`, killed after `seconds` (exit 124 then) and, outside ASan (which
 // reserves terabytes of address space), limited to 2 GiB of memory.
 CliRun runIn(const fs::path &dir, const std::string &args, int seconds = 60) {
-  TempDir t;
-  auto out = t.path / "stdout", err = t.path / "stderr";
   std::string limit = kAsan ? "" : "ulimit -v 2097152; ";
-  std::string cmd = "cd '" + dir.string() + "' && " + limit + "timeout -k 5 " + std::to_string(seconds) + " '" +
-                    RETRYLINT_BINARY + "' " + args + " > '" + out.string() + "' 2> '" + err.string() + "' < /dev/null";
-  int status = std::system(cmd.c_str());
-  CliRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
+  return runRetrylintIn(dir.string(), limit + "timeout -k 5 " + std::to_string(seconds) + " ", args);
 }
 
 constexpr const char *kIstioTooMany = R"(apiVersion: networking.istio.io/v1beta1

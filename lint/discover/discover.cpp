@@ -1,12 +1,11 @@
 #include "lint/discover/discover.h"
+#include "lint/parallel.h"
 
 #include <algorithm>
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
-#include <llvm/Support/ThreadPool.h>
-#include <llvm/Support/Threading.h>
 
 namespace retrylint {
 
@@ -95,14 +94,7 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
     for (llvm::sys::fs::directory_iterator it(given, walks[0].ec), end; it != end && !walks[0].ec; it.increment(walks[0].ec))
       if (visit(it->path(), it->type(), given, excluded, walks[0])) subdirs.push_back(it->path());
     walks.resize(subdirs.size() + 1);
-    if (jobs == 1 || subdirs.size() < 2) { // jobs 0: one per core
-      for (size_t i = 0; i < subdirs.size(); ++i) walkTree(subdirs[i], given, excluded, walks[i + 1]);
-    } else {
-      llvm::ThreadPool pool(llvm::hardware_concurrency(jobs));
-      for (size_t i = 0; i < subdirs.size(); ++i)
-        pool.async([&, i] { walkTree(subdirs[i], given, excluded, walks[i + 1]); });
-      pool.wait();
-    }
+    forEachIndex(subdirs.size(), jobs, [&](size_t i) { walkTree(subdirs[i], given, excluded, walks[i + 1]); });
     std::vector<Candidate> found;
     std::vector<std::string> buildTrees;
     std::error_code ec;
