@@ -100,7 +100,27 @@ void merge(SpringNode &into, SpringNode from) {
   if (keyWhere.known() && !into.keyWhere.known()) into.keyWhere = keyWhere;
 }
 
-SpringNode convert(const yaml::Node &v, const ExtractContext &cx) {
+// The parts of a document the Spring dialects read (relaxed dotted paths). The rest of an
+// application.yml (datasources, logging, management, ...) is never looked at: not converted.
+constexpr std::string_view kSpringRoots[] = {"resilience4j", "spring.cloud.gateway"};
+
+enum class Keep { No, Partly, All };
+// Whether the entry at relaxed dotted `path` is read: inside a root (All), on the way to one
+// (Partly), or neither.
+Keep keep(std::string_view path) {
+  Keep k = Keep::No;
+  for (std::string_view root : kSpringRoots) {
+    if (path.size() >= root.size() && path.compare(0, root.size(), root) == 0 &&
+        (path.size() == root.size() || path[root.size()] == '.'))
+      return Keep::All;
+    if (root.size() > path.size() && root.compare(0, path.size(), path) == 0 && root[path.size()] == '.') k = Keep::Partly;
+  }
+  return k;
+}
+
+// `within`: the relaxed dotted path of `v` while it lies on the way to a root; nullptr once
+// inside one (everything below is converted).
+SpringNode convert(const yaml::Node &v, const ExtractContext &cx, const std::string *within) {
   SpringNode n;
   n.where = cx.span(v);
   if (v.IsScalar()) {
@@ -114,7 +134,8 @@ SpringNode convert(const yaml::Node &v, const ExtractContext &cx) {
     }
   } else if (v.IsSequence()) {
     n.kind = SpringNode::Kind::List;
-    for (const auto &item : v) n.children.push_back(convert(item, cx));
+    if (within) return n; // no root lies below a list
+    for (const auto &item : v) n.children.push_back(convert(item, cx, nullptr));
   } else if (v.IsMap()) {
     n.kind = SpringNode::Kind::Map;
     for (auto it = v.begin(); it != v.end(); ++it) {
@@ -122,6 +143,22 @@ SpringNode convert(const yaml::Node &v, const ExtractContext &cx) {
       const std::string key = it->first.Scalar();
       auto steps = splitKey(key);
       if (steps.empty()) continue;
+      std::string path;
+      Keep k = Keep::All;
+      if (within) {
+        path = *within;
+        for (const Step &s : steps) {
+          if (s.index) {
+            k = Keep::No;
+            break;
+          }
+          if (!path.empty()) path += '.';
+          path += relaxedName(s.name);
+          k = keep(path);
+          if (k != Keep::Partly) break;
+        }
+        if (k == Keep::No) continue;
+      }
       SpringNode *cur = &n;
       Span keyWhere = cx.span(it->first);
       for (size_t i = 0; i + 1 < steps.size(); ++i) {
@@ -129,7 +166,7 @@ SpringNode convert(const yaml::Node &v, const ExtractContext &cx) {
         cur = &stepInto(*cur, steps[i], &created);
         if (created) cur->keyWhere = keyWhere;
       }
-      SpringNode value = convert(it->second, cx);
+      SpringNode value = convert(it->second, cx, k == Keep::All ? nullptr : &path);
       value.keyWhere = keyWhere;
       value.key = steps.back().name;
       // A block map under its own key can take a new entry on the line after the key.
@@ -197,7 +234,10 @@ const SpringNode *at(const SpringNode &root, std::string_view dottedPath) {
   return cur;
 }
 
-SpringNode springTreeFromYaml(const yaml::Node &doc, const ExtractContext &cx) { return convert(doc, cx); }
+SpringNode springTreeFromYaml(const yaml::Node &doc, const ExtractContext &cx) {
+  const std::string top;
+  return convert(doc, cx, &top);
+}
 
 SpringNode springTreeFromProperties(const SourceFile &src) {
   SpringNode root;

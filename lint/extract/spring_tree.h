@@ -47,6 +47,8 @@ const SpringNode *child(const SpringNode &n, std::string_view name);
 // Follows a dotted path of relaxed names: at(root, "resilience4j.retry").
 const SpringNode *at(const SpringNode &root, std::string_view dottedPath);
 
+// Only the parts the Spring dialects read are converted: `resilience4j.*` and
+// `spring.cloud.gateway.*` (an application.yml's other settings are skipped, not copied).
 SpringNode springTreeFromYaml(const yaml::Node &doc, const ExtractContext &cx);
 SpringNode springTreeFromProperties(const SourceFile &src);
 
