@@ -85,15 +85,25 @@ bool isYamlOrJsonPath(const std::string &path) {
   return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json");
 }
 
-void apply(const RuleSettings &settings, std::map<std::string, std::optional<Severity>> &out) {
+// Index of a rule in allRules(), or -1.
+int ruleIndex(std::string_view code) {
+  const auto &rules = allRules();
+  for (size_t i = 0; i < rules.size(); ++i)
+    if (rules[i]->code == code) return static_cast<int>(i);
+  return -1;
+}
+
+void apply(const RuleSettings &settings, RuleSeverities &out) {
   for (const auto &[code, setting] : settings) {
-    auto &slot = out[code];
+    int i = ruleIndex(code);
+    if (i < 0) continue; // the config loader reports unknown codes
+    auto &slot = out[static_cast<size_t>(i)];
     if (setting.enabled && !*setting.enabled) {
       slot.reset();
       continue;
     }
     if (setting.severity) slot = setting.severity;
-    else if (setting.enabled && !slot) slot = findRule(code)->severity;
+    else if (setting.enabled && !slot) slot = allRules()[static_cast<size_t>(i)]->severity;
   }
 }
 
@@ -156,7 +166,7 @@ void chainPass(const RunOptions &options, std::vector<FileResult> &perFile, RunR
     for (const Chain &chain : result.chains) rule->checkChain(chain, options.settings, reporter);
     for (Finding &f : found) {
       // Severity and on/off as configured for the file the finding is in (overrides included).
-      auto severity = effectiveRules(options, f.where.path)[f.rule];
+      auto severity = ruleSeverities(options, f.where.path)[static_cast<size_t>(ruleIndex(f.rule))];
       if (!severity) continue;
       f.severity = *severity;
       // A policy shared by several chains is reported once per chain only if the messages differ.
@@ -170,9 +180,10 @@ void chainPass(const RunOptions &options, std::vector<FileResult> &perFile, RunR
 
 } // namespace
 
-std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &options, const std::string &path) {
-  std::map<std::string, std::optional<Severity>> out;
-  for (const Rule *r : allRules()) out[std::string(r->code)] = r->severity;
+RuleSeverities ruleSeverities(const RunOptions &options, const std::string &path) {
+  RuleSeverities out;
+  out.reserve(allRules().size());
+  for (const Rule *r : allRules()) out.push_back(r->severity);
   if (options.config) {
     apply(options.config->rules, out);
     if (!options.config->overrides.empty()) {
@@ -186,6 +197,13 @@ std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &
     }
   }
   apply(options.cli_rules, out);
+  return out;
+}
+
+std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &options, const std::string &path) {
+  RuleSeverities bySlot = ruleSeverities(options, path);
+  std::map<std::string, std::optional<Severity>> out;
+  for (size_t i = 0; i < bySlot.size(); ++i) out[std::string(allRules()[i]->code)] = bySlot[i];
   return out;
 }
 
@@ -288,10 +306,11 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
   r.analysed = extractFrom(src, named, model, r.errors, options.extract);
   r.policies = model.policies.size();
 
-  auto rules = effectiveRules(options, path);
+  const RuleSeverities rules = ruleSeverities(options, path);
   const Settings settings = settingsFor(options, path, r, !model.policies.empty());
-  for (const Rule *rule : allRules()) {
-    const auto &severity = rules[std::string(rule->code)];
+  for (size_t i = 0; i < allRules().size(); ++i) {
+    const Rule *rule = allRules()[i];
+    const auto &severity = rules[i];
     if (!severity || !rule->check) continue;
     Reporter reporter(*rule, *severity, r.findings);
     rule->check(model, settings, reporter);
@@ -299,7 +318,8 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
 
   std::vector<Suppression> suppressions = parseSuppressions(src);
   std::vector<Suppression> unused = applySuppressions(r.findings, suppressions);
-  if (const auto &sev = rules["RL902"]; sev && !unused.empty()) {
+  static const size_t kRL902 = static_cast<size_t>(ruleIndex("RL902"));
+  if (const auto &sev = rules[kRL902]; sev && !unused.empty()) {
     Reporter reporter(*findRule("RL902"), *sev, r.findings);
     std::string format = model.formats.empty() ? "" : model.formats.front();
     for (const Suppression &s : unused) {

@@ -61,7 +61,10 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
                  const ExtractOptions &options);
 
 // The severity each rule reports at for `path` (nullopt: off): defaults, then the config's
-// rules, then its overrides matching the path, then the command line.
+// rules, then its overrides matching the path, then the command line. By rule, in allRules()
+// order (computed for every file: no strings, one allocation), or by rule code.
+using RuleSeverities = std::vector<std::optional<Severity>>;
+RuleSeverities ruleSeverities(const RunOptions &options, const std::string &path);
 std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &options, const std::string &path);
 
 // Analyse text as if read from `path` (`named`: the user named the file, so a file that does
