@@ -12,7 +12,9 @@
 #include "lint/model/duration.h"
 #include "lint/report/report.h"
 #include "lint/suppress/suppressions.h"
+#include "lint/yaml/json_strict.h"
 #include "lint/yaml/load.h"
+#include <llvm/Support/JSON.h>
 #include <yaml-cpp/exceptions.h>
 #include <llvm/Support/raw_ostream.h>
 #include <cstdio>
@@ -57,8 +59,17 @@ int yamlJson(const uint8_t *data, size_t size) {
 
 // The fast YAML/JSON parser against yaml-cpp (selector bit 0: first document only, as for JSON):
 // whenever the fast path accepts a text, yaml-cpp must accept it too and build the same tree.
+// And the strict-JSON shortcut against llvm::json.
 int yamlFast(const uint8_t *data, size_t size) {
   Input in = split(data, size);
+  // The strict-JSON shortcut never says yes to what llvm::json rejects (llvm::json recurses, so
+  // only shallow texts are handed to it, as the engine does).
+  if (yaml::certainlyStrictJson(in.text) && nestingDepth(in.text) <= 256) {
+    if (auto parsed = llvm::json::parse(in.text); !parsed) {
+      std::fprintf(stderr, "certainlyStrictJson accepts what llvm::json rejects: %s\n", llvm::toString(parsed.takeError()).c_str());
+      std::abort();
+    }
+  }
   const yaml::Mode mode = (in.selector & 1) ? yaml::Mode::First : yaml::Mode::All;
   yaml::Stream fast;
   if (!yaml::parseFast(in.text, mode, fast)) return 0;

@@ -21,6 +21,7 @@
 #include "lint/parallel.h"
 #include "lint/perf/cache.h"
 #include "lint/suppress/suppressions.h"
+#include "lint/yaml/json_strict.h"
 #include "lint/yaml/load.h"
 
 namespace retrylint {
@@ -240,19 +241,29 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     if (!relevantMemo) relevantMemo = looksLikeRetryConfig(text);
     return *relevantMemo;
   };
-  if (options.prefilter && !mayHoldYamlRetryConfig(text) && !relevant()) return false;
-  if (int depth = nestingDepth(text); depth > options.max_nesting) {
+  // Every dialect's markers hold one of its pre-filter words (tests/perf_test.cpp checks), so a
+  // text the pre-filter drops never looks like a retry config either.
+  if (options.prefilter && !mayHoldYamlRetryConfig(text)) return false;
+  // Recursive parsers must not meet a text nested beyond --max-nesting. The fast parser stops
+  // at its own limit by itself; the estimate is needed before any other parser only.
+  bool depthEstimated = false;
+  auto tooDeep = [&] {
+    depthEstimated = true;
+    int depth = nestingDepth(text);
+    if (depth <= options.max_nesting) return false;
     if (relevant())
       fail(0, 0, "nested " + std::to_string(depth) + " levels deep, more than the limit of " +
                      std::to_string(options.max_nesting) + " (--max-nesting); not analysed");
-    return false;
-  }
+    return true;
+  };
+  if (options.max_nesting < yaml::kFastParserMaxDepth && tooDeep()) return false;
 
   yaml::Stream docs;
   std::string jsonText; // a JSON text with tabs made spaces: the documents point into it
   const bool json = isJsonPath(path);
-  if (json) {
+  if (json && !yaml::certainlyStrictJson(text)) {
     // Strict JSON first: yaml-cpp would accept things JSON parsers (and gRPC) reject.
+    if (!depthEstimated && tooDeep()) return false;
     auto parsed = llvm::json::parse(text);
     if (!parsed) {
       std::string msg = llvm::toString(parsed.takeError());
@@ -270,17 +281,17 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     }
   }
   try {
-    if (json) {
+    std::string_view yamlText = text;
+    if (json && text.find('\t') != std::string::npos) {
       // JSON allows tabs wherever it allows spaces; YAML does not. Same length, same columns.
-      std::string_view yamlText = text;
-      if (text.find('\t') != std::string::npos) {
-        jsonText = text;
-        std::replace(jsonText.begin(), jsonText.end(), '\t', ' ');
-        yamlText = jsonText;
-      }
-      docs = yaml::loadFirst(yamlText);
-    } else {
-      docs = yaml::loadAll(text);
+      jsonText = text;
+      std::replace(jsonText.begin(), jsonText.end(), '\t', ' ');
+      yamlText = jsonText;
+    }
+    const yaml::Mode mode = json ? yaml::Mode::First : yaml::Mode::All;
+    if (!yaml::parseFast(yamlText, mode, docs)) {
+      if (!depthEstimated && tooDeep()) return false;
+      docs = yaml::parseWithYamlCpp(yamlText, mode);
     }
   } catch (const YAML::Exception &e) {
     if (!relevant()) return false;

@@ -68,6 +68,18 @@ TEST(Prefilter, EveryYamlDialectDeclaresItsWords) {
     if (ex.recognise) EXPECT_TRUE(hasPrefilterWords(ex)) << ex.format << ": add its words in extractors.cpp";
 }
 
+// The engine drops a text the pre-filter rejects without asking whether it looks like a retry
+// config (whether a parse error is worth reporting): every marker must hold a pre-filter word.
+TEST(Prefilter, EveryDialectMarkerPassesThePrefilter) {
+  size_t markers = 0;
+  for (const Extractor &ex : extractors())
+    for (std::string_view m : ex.markers) {
+      ++markers;
+      EXPECT_TRUE(mayHoldYamlRetryConfig(m)) << ex.format << " marker '" << m << "': add a word in extractors.cpp";
+    }
+  EXPECT_GT(markers, 20u);
+}
+
 TEST(Prefilter, SkipsOnlyWhatNoDialectCouldRecognise) {
   EXPECT_FALSE(mayHoldYamlRetryConfig("apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: 3\n"));
   EXPECT_FALSE(mayHoldYamlRetryConfig("{\"name\": \"web\", \"version\": \"1.0.0\"}"));

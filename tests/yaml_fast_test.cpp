@@ -8,7 +8,10 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <llvm/Support/JSON.h>
+
 #include "lint/yaml/dump.h"
+#include "lint/yaml/json_strict.h"
 #include "lint/yaml/load.h"
 #include "tests/cli_support.h"
 
@@ -267,4 +270,46 @@ TEST(YamlFast, LoadFirstIsYamlCppsLoad) {
   // yaml-cpp 0.7's LoadAll loops forever on these; loadAll stops with an error at the ','.
   EXPECT_THROW(loadAll("[a], b"), YAML::Exception);
   EXPECT_THROW(loadAll("{e},{e}"), YAML::Exception);
+}
+
+// certainlyStrictJson may only say yes where llvm::json::parse succeeds; it should say yes to
+// the JSON people write, so that llvm::json runs on broken or unusual files only.
+TEST(JsonStrict, NeverAcceptsWhatLlvmJsonRejects) {
+  const fs::path src(RETRYLINT_SOURCE_DIR);
+  size_t valid = 0, certain = 0;
+  for (const fs::path &root : {src / "fixtures", src / ".." / "shared" / "corpus", src / "tests" / "data"}) {
+    if (!fs::is_directory(root)) continue;
+    for (const auto &e : fs::recursive_directory_iterator(root)) {
+      if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+      const std::string text = slurp(e.path());
+      auto parsed = llvm::json::parse(text);
+      const bool ok = static_cast<bool>(parsed);
+      if (!ok) llvm::consumeError(parsed.takeError());
+      const bool sure = certainlyStrictJson(text);
+      EXPECT_TRUE(!sure || ok) << e.path();
+      valid += ok;
+      certain += sure;
+    }
+  }
+  ASSERT_GT(valid, 20u);
+  EXPECT_GT(certain * 10, valid * 9) << certain << " of " << valid;
+
+  const std::vector<std::string> yes = {
+      "{}", "[]", " {\"a\": [1, -2.5e+3, 0, 0.0, 1E9, true, false, null, \"x\\n\\\"\\/\"]}\n", "\"s\"", "0", "-0",
+      "{\"a\":{\"b\":{\"c\":[[],{}]}}}", "[\t1 ,\r\n2 ]", "{\"dup\": 1, \"dup\": 2}", "12345678901234567890123",
+  };
+  for (const std::string &t : yes) {
+    EXPECT_TRUE(certainlyStrictJson(t)) << t;
+    EXPECT_TRUE(static_cast<bool>(llvm::json::parse(t))) << t;
+  }
+  // Not strict JSON, or not certain (escapes and bytes llvm::json handles its own way).
+  const std::vector<std::string> no = {
+      "", " ", "{", "[1,]", "{\"a\":1,}", "{a: 1}", "{'a': 1}", "[01]", "[1.]", "[.5]", "[+1]", "[1e]", "[-]",
+      "[1-2]", "[1 2]", "{\"a\" 1}", "{\"a\":}", "[true false]", "tru", "nul", "[NaN]", "[Infinity]",
+      "{} {}", "[] x", "# c\n{}", "{\"a\": \"tab\there\"}", "\"\\u0041\"", "\"\\x41\"", "\"caf\xc3\xa9\"",
+      "[1]]", "]", "{\"a\":1}}", "---\n{}", "\"unterminated", "[1,\n", "{\"a\"",
+  };
+  for (const std::string &t : no) EXPECT_FALSE(certainlyStrictJson(t)) << t;
+  // Any depth: no recursion.
+  EXPECT_TRUE(certainlyStrictJson(std::string(100000, '[') + std::string(100000, ']')));
 }

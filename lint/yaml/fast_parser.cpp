@@ -28,8 +28,7 @@ namespace {
 
 struct GiveUp {};
 
-// Deeper texts are left to yaml-cpp (the engine's --max-nesting check comes first anyway).
-constexpr int kMaxDepth = 200;
+constexpr int kMaxDepth = kFastParserMaxDepth;
 // yaml-cpp rejects simple keys longer than 1024 characters.
 constexpr size_t kMaxKeyLength = 1000;
 

@@ -22,6 +22,10 @@ Stream loadFirst(std::string_view text);
 // The two ways, for the differential tests. parseFast returns false when it gives up (and then
 // `out` holds nothing meaningful); the yaml-cpp ones throw YAML::Exception.
 enum class Mode { All, First };
+// The fast parser gives up on texts nested deeper than this, so a tree it builds is at most this
+// deep; the engine estimates the depth (--max-nesting) only of the texts it leaves to yaml-cpp,
+// whose parser recurses without a limit, unless the limit asked for is lower than this one.
+constexpr int kFastParserMaxDepth = 200;
 bool parseFast(std::string_view text, Mode mode, Stream &out);
 Stream parseWithYamlCpp(std::string_view text, Mode mode);
 
