@@ -1,6 +1,7 @@
 #include "lint/source.h"
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 
 #include "lint/model/finding.h"
@@ -33,9 +34,11 @@ bool diagnosticLess(const Diagnostic &a, const Diagnostic &b) {
 }
 
 SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+  starts_.reserve(text_.size() / 32 + 2);
   starts_.push_back(0);
-  for (size_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\n') starts_.push_back(i + 1);
+  const char *b = text_.data(), *e = b + text_.size();
+  for (const char *p = b; (p = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(e - p)))) != nullptr;)
+    starts_.push_back(static_cast<size_t>(++p - b));
 }
 
 std::string_view SourceFile::line(int l) const {

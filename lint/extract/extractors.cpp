@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <map>
 
@@ -84,29 +85,36 @@ const std::map<std::string_view, std::vector<std::string_view>> &requiredWords()
   return words;
 }
 
-std::string fold(std::string_view text) {
-  // Written through a pointer: appending byte by byte cost as much as the searches.
-  std::string out(text.size(), '\0');
-  char *o = out.data();
-  for (char c : text) {
-    if (c == '-' || c == '_') continue;
-    *o++ = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  out.resize(static_cast<size_t>(o - out.data()));
-  return out;
+unsigned char foldByte(char c) {
+  return static_cast<unsigned char>((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
 }
-// Every YAML/JSON dialect's words, indexed by their first two letters, so that one pass over the
-// folded text finds whether any occurs (searching word by word was most of the pre-filter's cost).
+bool isDropped(char c) { return c == '-' || c == '_'; }
+
+// Every YAML/JSON dialect's words, found in one pass over the text without copying it: the
+// last four bytes (case folded, '-' and '_' dropped) are hashed into a bitmap of the words'
+// first four; only a hit compares whole words.
 struct WordIndex {
   bool always = false; // a dialect without words: no pre-filter
-  // By the first two bytes: 0, or 1 + the index in `buckets` of the words starting so.
-  std::array<uint8_t, 1u << 16> slot{};
-  std::vector<std::vector<std::string_view>> buckets;
-  std::vector<std::string_view> short_; // words of one letter (none so far): searched one by one
+  std::bitset<1u << 16> starts;
+  struct Word {
+    std::string_view text;
+    uint32_t first4;
+  };
+  std::vector<Word> words;
+  std::vector<std::string_view> short_; // words under four letters (none so far): searched one by one
 };
 
-uint16_t startOf(char a, char b) {
-  return static_cast<uint16_t>(static_cast<unsigned char>(a) << 8 | static_cast<unsigned char>(b));
+uint16_t hash4(uint32_t w) { return static_cast<uint16_t>((w * 0x9E3779B1u) >> 16); }
+
+// Whether `word` starts at text[i], compared as folded text (no '-' or '_' in words).
+bool foldedMatchAt(std::string_view text, size_t i, std::string_view word) {
+  size_t j = 0;
+  for (; i < text.size() && j < word.size(); ++i) {
+    if (isDropped(text[i])) continue;
+    if (foldByte(text[i]) != static_cast<unsigned char>(word[j])) return false;
+    ++j;
+  }
+  return j == word.size();
 }
 
 const WordIndex &wordIndex() {
@@ -120,16 +128,14 @@ const WordIndex &wordIndex() {
         continue;
       }
       for (std::string_view w : it->second) {
-        if (w.size() < 2) {
+        if (w.size() < 4) {
           ix.short_.push_back(w);
           continue;
         }
-        uint8_t &slot = ix.slot[startOf(w[0], w[1])];
-        if (slot == 0) {
-          ix.buckets.emplace_back();
-          slot = static_cast<uint8_t>(ix.buckets.size()); // far fewer than 255 words
-        }
-        ix.buckets[slot - 1].push_back(w);
+        uint32_t first4 = 0;
+        for (size_t k = 0; k < 4; ++k) first4 = first4 << 8 | static_cast<unsigned char>(w[k]);
+        ix.starts.set(hash4(first4));
+        ix.words.push_back(WordIndex::Word{w, first4});
       }
     }
     return ix;
@@ -145,15 +151,21 @@ bool mayHoldYamlRetryConfig(std::string_view text) {
   if (text.find('\\') != std::string_view::npos) return true;
   const WordIndex &ix = wordIndex();
   if (ix.always) return true;
-  const std::string folded = fold(text);
   for (std::string_view w : ix.short_)
-    if (folded.find(w) != std::string::npos) return true;
-  const std::string_view f = folded;
-  for (size_t i = 0; i + 1 < f.size(); ++i) {
-    const uint8_t slot = ix.slot[startOf(f[i], f[i + 1])];
-    if (slot == 0) continue;
-    for (std::string_view w : ix.buckets[slot - 1])
-      if (f.substr(i, w.size()) == w) return true;
+    for (size_t i = 0; i < text.size(); ++i)
+      if (foldedMatchAt(text, i, w)) return true;
+  uint32_t window = 0; // the last four kept bytes, folded
+  size_t at[4] = {};   // where each of them is in the text
+  size_t kept = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (isDropped(c)) continue;
+    window = window << 8 | foldByte(c);
+    at[kept++ & 3] = i;
+    if (kept < 4 || !ix.starts.test(hash4(window))) continue;
+    const size_t start = at[kept & 3]; // the oldest of the four
+    for (const WordIndex::Word &w : ix.words)
+      if (w.first4 == window && foldedMatchAt(text, start, w.text)) return true;
   }
   return false;
 }

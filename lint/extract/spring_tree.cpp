@@ -200,10 +200,16 @@ std::string shown(const SpringNode &n) {
 
 } // namespace
 
+namespace {
+// std::tolower in the C locale (retrylint never sets another): ASCII letters only.
+char lowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+} // namespace
+
 std::string relaxedName(std::string_view name) {
   std::string out;
+  out.reserve(name.size());
   for (char c : name)
-    if (c != '-' && c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c != '-' && c != '_') out += lowerAscii(c);
   return out;
 }
 
@@ -211,7 +217,7 @@ bool relaxesTo(std::string_view name, std::string_view relaxed) {
   size_t j = 0;
   for (char c : name) {
     if (c == '-' || c == '_') continue;
-    if (j == relaxed.size() || static_cast<char>(std::tolower(static_cast<unsigned char>(c))) != relaxed[j]) return false;
+    if (j == relaxed.size() || lowerAscii(c) != relaxed[j]) return false;
     ++j;
   }
   return j == relaxed.size();
