@@ -2,6 +2,12 @@
 #include "lint/parallel.h"
 
 #include <algorithm>
+#include <cerrno>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/FileSystem.h>
@@ -39,24 +45,27 @@ bool isSkippedDirectory(std::string_view dirPath) {
 
 namespace {
 
+using llvm::sys::fs::file_type;
+
 // What walking one directory tree found.
 struct Walk {
   std::vector<Candidate> found;
   // A CMake build tree (whatever its name) holds generated copies, not sources: its files are
   // dropped once its CMakeCache.txt is met (no probe per directory: one walk, no extra calls).
   std::vector<std::string> buildTrees;
-  std::error_code ec;
+  std::error_code ec;            // the first directory that could not be read
+  std::vector<char> buffer;      // getdents64 output, reused for every directory of the walk
 };
 
 // One entry met under the walked path `given`. Returns whether to descend into it.
-bool visit(const std::string &p, llvm::sys::fs::file_type type, const std::string &given,
+bool visit(const std::string &p, file_type type, const std::string &given,
            const std::function<bool(const std::string &)> &excluded, Walk &w) {
   auto shown = [&](std::string path) {
     if (llvm::StringRef(path).startswith("./") && !llvm::StringRef(given).startswith("./")) return path.substr(2);
     return path;
   };
-  if (type == llvm::sys::fs::file_type::directory_file) return !isSkippedDirectory(p) && !(excluded && excluded(p));
-  if (type != llvm::sys::fs::file_type::regular_file) return false; // links are never followed
+  if (type == file_type::directory_file) return !isSkippedDirectory(p) && !(excluded && excluded(p));
+  if (type != file_type::regular_file) return false; // links are never followed
   if (llvm::sys::path::filename(p) == "CMakeCache.txt")
     w.buildTrees.push_back(shown(llvm::sys::path::parent_path(p).str()) + "/");
   else if (hasConfigExtension(p) && !(excluded && excluded(p)))
@@ -64,11 +73,95 @@ bool visit(const std::string &p, llvm::sys::fs::file_type type, const std::strin
   return false;
 }
 
-void walkTree(const std::string &dir, const std::string &given, const std::function<bool(const std::string &)> &excluded,
-              Walk &w) {
-  for (llvm::sys::fs::recursive_directory_iterator it(dir, w.ec, /*follow_symlinks=*/false), end; it != end && !w.ec;
-       it.increment(w.ec))
-    if (!visit(it->path(), it->type(), given, excluded, w)) it.no_push(); // (no effect on a file)
+// A directory's entries (without . and ..): names in one buffer, with their types.
+struct Listing {
+  std::string names; // each name ends with '\0'
+  std::vector<std::pair<uint32_t, file_type>> entries; // offset into `names`, type
+};
+
+file_type typeOf(unsigned char dtype) {
+  switch (dtype) {
+  case DT_DIR: return file_type::directory_file;
+  case DT_REG: return file_type::regular_file;
+  case DT_LNK: return file_type::symlink_file;
+  case DT_UNKNOWN: return file_type::type_unknown;
+  default: return file_type::fifo_file; // FIFO, socket, device: never read
+  }
+}
+
+// Reads the open directory `fd` with getdents64 (opendir and readdir would add an fstat and a
+// copy per directory). A type the file system does not give is asked of the entry itself,
+// without following a link.
+std::error_code list(int fd, Walk &w, Listing &out) {
+  if (w.buffer.empty()) w.buffer.resize(64 * 1024);
+  for (;;) {
+    ssize_t n = ::getdents64(fd, w.buffer.data(), w.buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::error_code(errno, std::generic_category());
+    if (n == 0) return {};
+    for (ssize_t at = 0; at < n;) {
+      const auto *d = reinterpret_cast<const struct dirent64 *>(w.buffer.data() + at);
+      at += d->d_reclen;
+      const char *name = d->d_name;
+      if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+      file_type type = typeOf(d->d_type);
+      if (type == file_type::type_unknown) {
+        struct stat st;
+        if (::fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue; // gone since
+        type = S_ISDIR(st.st_mode) ? file_type::directory_file
+               : S_ISREG(st.st_mode) ? file_type::regular_file
+               : S_ISLNK(st.st_mode) ? file_type::symlink_file
+                                     : file_type::fifo_file;
+      }
+      out.entries.emplace_back(static_cast<uint32_t>(out.names.size()), type);
+      out.names.append(name).push_back('\0');
+    }
+  }
+}
+
+std::string joined(const std::string &dir, const char *name) {
+  std::string p = dir;
+  if (p.empty() || p.back() != '/') p += '/';
+  return p += name;
+}
+
+// Directories deeper than this are opened by their whole path, so that a walk holds at most this
+// many directories open however deep the tree.
+constexpr int kMaxOpenDirs = 64;
+
+int openDir(int parentFd, const char *name, const std::string &path) {
+  const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+  for (;;) {
+    int fd = parentFd >= 0 ? ::openat(parentFd, name, flags) : ::open(path.c_str(), flags);
+    if (fd >= 0 || errno != EINTR) return fd;
+  }
+}
+
+// Walks the directory open as `fd` (closed here), found at `dir`. Files are opened relative to
+// their directory: one path component to look up, not the whole path.
+void walkTree(int fd, const std::string &dir, const std::string &given,
+              const std::function<bool(const std::string &)> &excluded, Walk &w, int depth) {
+  Listing here;
+  std::error_code ec = list(fd, w, here);
+  if (ec && !w.ec) w.ec = ec;
+  const bool keepOpen = depth < kMaxOpenDirs;
+  if (!keepOpen) {
+    ::close(fd);
+    fd = -1;
+  }
+  for (const auto &[offset, type] : here.entries) {
+    const char *name = here.names.data() + offset;
+    std::string p = joined(dir, name);
+    if (!visit(p, type, given, excluded, w)) continue;
+    int sub = openDir(fd, name, p);
+    if (sub < 0) {
+      // Swapped for a link or removed since the listing: not followed, not an error.
+      if (errno != ELOOP && errno != ENOENT && errno != ENOTDIR && !w.ec) w.ec = std::error_code(errno, std::generic_category());
+      continue;
+    }
+    walkTree(sub, p, given, excluded, w, depth + 1);
+  }
+  if (fd >= 0) ::close(fd);
 }
 
 } // namespace
@@ -90,11 +183,30 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
     // The top level here; each subdirectory is walked as a task of its own, so with -j2 the
     // walk (mostly system calls) is shared between the cores like the analysis after it.
     std::vector<Walk> walks(1);
-    std::vector<std::string> subdirs;
-    for (llvm::sys::fs::directory_iterator it(given, walks[0].ec), end; it != end && !walks[0].ec; it.increment(walks[0].ec))
-      if (visit(it->path(), it->type(), given, excluded, walks[0])) subdirs.push_back(it->path());
+    std::vector<std::pair<std::string, std::string>> subdirs; // name, path
+    const int top = openDir(-1, nullptr, given);
+    if (top < 0) {
+      errors.push_back(Diagnostic{given, 0, 0, "cannot walk the directory: " + std::error_code(errno, std::generic_category()).message()});
+      continue;
+    }
+    Listing listing;
+    walks[0].ec = list(top, walks[0], listing);
+    for (const auto &[offset, type] : listing.entries) {
+      const char *name = listing.names.data() + offset;
+      std::string p = joined(given, name);
+      if (visit(p, type, given, excluded, walks[0])) subdirs.emplace_back(name, std::move(p));
+    }
     walks.resize(subdirs.size() + 1);
-    forEachIndex(subdirs.size(), jobs, [&](size_t i) { walkTree(subdirs[i], given, excluded, walks[i + 1]); });
+    forEachIndex(subdirs.size(), jobs, [&](size_t i) {
+      Walk &w = walks[i + 1];
+      int fd = openDir(top, subdirs[i].first.c_str(), subdirs[i].second);
+      if (fd < 0) {
+        if (errno != ELOOP && errno != ENOENT && errno != ENOTDIR) w.ec = std::error_code(errno, std::generic_category());
+        return;
+      }
+      walkTree(fd, subdirs[i].second, given, excluded, w, 1);
+    });
+    ::close(top);
     std::vector<Candidate> found;
     std::vector<std::string> buildTrees;
     std::error_code ec;
@@ -109,6 +221,7 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
           if (llvm::StringRef(c.path).startswith(tree)) return true;
         return false;
       });
+    // A directory that could not be read is reported; the rest of the tree is still walked.
     if (ec) errors.push_back(Diagnostic{given, 0, 0, "cannot walk the directory: " + ec.message()});
     std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.path < b.path; });
     out.insert(out.end(), found.begin(), found.end());
