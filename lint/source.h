@@ -12,7 +12,8 @@ class SourceFile {
 public:
   SourceFile(std::string path, std::string text);
 
-  const std::string &path() const { return path_; }
+  // Shared with every span made here (FilePath): reads as a const std::string&.
+  const FilePath &path() const { return path_; }
   const std::string &text() const { return text_; }
   // 0-based line -> its text without the newline.
   std::string_view line(int zeroBasedLine) const;
@@ -35,7 +36,7 @@ public:
   std::string indentOf(int line0) const;
 
 private:
-  std::string path_;
+  FilePath path_;
   std::string text_;
   std::vector<size_t> starts_;
 };

@@ -32,7 +32,7 @@ void Reporter::report(const Span &where, std::string format, std::string anchor,
   f.message = std::move(message);
   f.format = std::move(format);
   f.anchor = std::move(anchor);
-  f.fingerprint = fingerprintOf(f.rule, where.path, f.anchor);
+  f.fingerprint = fingerprintOf(f.rule, where.path.str(), f.anchor);
   if (fix && !fix->edits.empty()) f.fixes.push_back(*fix);
   sink_.push_back(std::move(f));
 }

@@ -351,14 +351,14 @@ namespace {
 bool recogniseText(const SourceFile &src) {
   static const std::vector<std::string_view> exts = {".cpp", ".cc", ".cxx", ".c++", ".h", ".hh",
                                                      ".hpp", ".hxx", ".ipp", ".inl"};
-  llvm::StringRef ext = llvm::sys::path::extension(src.path());
+  llvm::StringRef ext = llvm::sys::path::extension(src.path().str());
   for (auto e : exts)
     if (ext.equals_insensitive(e)) return true;
   return false;
 }
 
 void extractText(const SourceFile &src, ExtractContext &cx) {
-  llvm::SmallString<256> abs(src.path());
+  llvm::SmallString<256> abs(src.path().str());
   llvm::sys::fs::make_absolute(abs);
   llvm::sys::path::remove_dots(abs, true);
   const std::string absPath(abs.str());

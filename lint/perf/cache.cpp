@@ -17,7 +17,7 @@ namespace {
 namespace json = llvm::json;
 
 json::Value spanJson(const Span &s) {
-  return json::Array{s.path, s.line, s.column, s.end_line, s.end_column};
+  return json::Array{s.path.str(), s.line, s.column, s.end_line, s.end_column};
 }
 bool spanFrom(const json::Value *v, Span &s) {
   const json::Array *a = v ? v->getAsArray() : nullptr;

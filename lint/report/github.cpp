@@ -41,7 +41,7 @@ const char *command(Severity s) {
 
 void writeGithub(llvm::raw_ostream &out, const RunResult &result) {
   for (const Finding &f : result.findings) {
-    out << "::" << command(f.severity) << " file=" << escapeProperty(f.where.path) << ",line=" << f.where.line
+    out << "::" << command(f.severity) << " file=" << escapeProperty(f.where.path.str()) << ",line=" << f.where.line
         << ",col=" << f.where.column << ",endLine=" << f.where.end_line << ",endColumn=" << f.where.end_column
         << ",title=" << escapeProperty(f.rule + " " + f.name) << "::" << escapeData(f.message) << "\n";
   }

@@ -18,7 +18,7 @@ void writeJson(llvm::raw_ostream &os, const RunResult &result) {
           j.attribute("rule", f.rule);
           j.attribute("name", f.name);
           j.attribute("severity", std::string(severityName(f.severity)));
-          j.attribute("path", validUtf8(f.where.path));
+          j.attribute("path", validUtf8(f.where.path.str()));
           j.attribute("line", f.where.line);
           j.attribute("column", f.where.column);
           j.attribute("end_line", f.where.end_line);

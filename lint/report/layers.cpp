@@ -72,7 +72,7 @@ void writeUndeclared(llvm::raw_ostream &os, const RunResult &result) {
     os << "  ";
     pad(os, placeOf(p->where), width + 2);
     os << attemptsOf(*p) << "  " << p->component << "\n";
-    std::string dir = llvm::sys::path::parent_path(p->where.path).str();
+    std::string dir = llvm::sys::path::parent_path(p->where.path.str()).str();
     dirs.insert(dir.empty() ? "." : dir);
   }
   os << "\nTo check them as a call chain, declare the layers in .retrylint.yaml, outermost first\n"
@@ -184,7 +184,7 @@ void writeLayersJson(llvm::raw_ostream &os, const RunResult &result, const Setti
                 j.attribute("attempts_source", f[i].attempts_source);
                 if (f[i].worst) {
                   j.attributeObject("attempts_at", [&] {
-                    j.attribute("path", f[i].worst->max_attempts.where.path);
+                    j.attribute("path", f[i].worst->max_attempts.where.path.str());
                     j.attribute("line", f[i].worst->max_attempts.where.line);
                   });
                 }
@@ -203,7 +203,7 @@ void writeLayersJson(llvm::raw_ostream &os, const RunResult &result, const Setti
     j.attributeArray("unplaced_policies", [&] {
       for (const RetryPolicy *p : unplaced(result)) {
         j.object([&] {
-          j.attribute("path", p->where.path);
+          j.attribute("path", p->where.path.str());
           j.attribute("line", p->where.line);
           j.attribute("component", p->component);
           j.attribute("attempts", attemptsOf(*p));

@@ -154,7 +154,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
                         j.object([&] {
                           j.attributeObject("artifactLocation", [&] {
                             j.attribute("uri", toUri(f.where.path));
-                            if (!llvm::sys::path::is_absolute(f.where.path)) j.attribute("uriBaseId", "%SRCROOT%");
+                            if (!llvm::sys::path::is_absolute(f.where.path.str())) j.attribute("uriBaseId", "%SRCROOT%");
                           });
                           j.attributeArray("replacements", [&] {
                             for (const TextEdit &e : fix.edits) {
