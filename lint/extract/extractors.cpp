@@ -154,16 +154,17 @@ bool mayHoldYamlRetryConfig(std::string_view text) {
   for (std::string_view w : ix.short_)
     for (size_t i = 0; i < text.size(); ++i)
       if (foldedMatchAt(text, i, w)) return true;
-  uint32_t window = 0; // the last four kept bytes, folded
-  size_t at[4] = {};   // where each of them is in the text
-  size_t kept = 0;
+  uint32_t window = 0; // the last four kept bytes, folded (zeros before the text)
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (isDropped(c)) continue;
     window = window << 8 | foldByte(c);
-    at[kept++ & 3] = i;
-    if (kept < 4 || !ix.starts.test(hash4(window))) continue;
-    const size_t start = at[kept & 3]; // the oldest of the four
+    if (!ix.starts.test(hash4(window))) continue;
+    // A hit (rare): the four kept bytes end at i; find where they start.
+    size_t start = i, need = 3;
+    while (need > 0 && start > 0)
+      if (!isDropped(text[--start])) --need;
+    if (need > 0) continue; // fewer than four bytes yet
     for (const WordIndex::Word &w : ix.words)
       if (w.first4 == window && foldedMatchAt(text, start, w.text)) return true;
   }

@@ -448,6 +448,7 @@ bool readable(std::string_view t) {
   if (!t.empty() && static_cast<unsigned char>(t[0]) >= 0x80) return false;
   for (size_t k = 0; k < t.size(); ++k) {
     unsigned char c = static_cast<unsigned char>(t[k]);
+    if (static_cast<unsigned char>(c - 0x20) < 0x60) continue; // printable ASCII: nearly every byte
     if (c < 0x20) {
       if (c == '\n') continue;
       if (c == '\r' && k + 1 < t.size() && t[k + 1] == '\n') continue;
