@@ -136,7 +136,9 @@ fi
   set -- $SIZES
   [ $# -ge 2 ] && echo "- growth -j1: $1 -> $2 files: $(ratio "configs $2: retrylint -j1" "configs $1: retrylint -j1")"
   [ $# -ge 3 ] && echo "- growth -j1: $2 -> $3 files: $(ratio "configs $3: retrylint -j1" "configs $2: retrylint -j1")"
-  echo "- C++: clang-tidy / retrylint -j1 = $(ratio "C++ $CPP_N TUs: clang-tidy-14 (1 check) -j1" "C++ $CPP_N TUs: retrylint -j1")"
-  echo "- C++: retrylint -j1 / -j2 = $(ratio "C++ $CPP_N TUs: retrylint -j1" "C++ $CPP_N TUs: retrylint -j2")"
-  echo "- C++ retry TUs: retrylint / clang++ -fsyntax-only = $(ratio "C++ retry TUs: retrylint -j1" "C++ retry TUs: clang++-14 -fsyntax-only -j1")"
+  if [[ " $PARTS " == *" cpp "* ]]; then
+    echo "- C++: clang-tidy / retrylint -j1 = $(ratio "C++ $CPP_N TUs: clang-tidy-14 (1 check) -j1" "C++ $CPP_N TUs: retrylint -j1")"
+    echo "- C++: retrylint -j1 / -j2 = $(ratio "C++ $CPP_N TUs: retrylint -j1" "C++ $CPP_N TUs: retrylint -j2")"
+    echo "- C++ retry TUs: retrylint / clang++ -fsyntax-only = $(ratio "C++ retry TUs: retrylint -j1" "C++ retry TUs: clang++-14 -fsyntax-only -j1")"
+  fi
 } | tee "$WORK/results.md"

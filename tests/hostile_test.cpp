@@ -345,6 +345,22 @@ TEST_F(Hostile, UnreadableAndMissingPaths) {
   fs::permissions(dir.path / "locked.yaml", fs::perms::owner_all);
 }
 
+// A directory that cannot be opened (here: the process may hold only a few files open, so the
+// walk runs out of descriptors deep in the tree) is an error, and the rest of the tree is still
+// walked and analysed. Works as root, unlike chmod.
+TEST_F(Hostile, ADirectoryThatCannotBeOpenedDoesNotEndTheWalk) {
+  std::string deep = "deep";
+  for (int i = 0; i < 40; ++i) deep += "/" + std::to_string(i);
+  dir.write(deep + "/lost.yaml", kIstioTooMany);
+  dir.write("side/other.yaml", kIstioTooMany);
+  auto r = runRetrylintIn(dir.path.string(), "ulimit -n 24; ", "-j1 .");
+  expectSurvived(r);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot walk the directory"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("side/other.yaml:10:"), std::string::npos) << r.out << r.err;
+  expectGoodFileReported(r);
+}
+
 TEST(HostileCpp, CompileDatabaseCannotLoadPlugins) {
   TempDir dir;
   std::string marker = (dir.path / "plugin-was-loaded").string();
