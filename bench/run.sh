@@ -40,22 +40,30 @@ fi
 RULESET=$ROOT/bench/spectral/.spectral.yaml
 
 # ---- measuring ---------------------------------------------------------------------------------
-# measure NAME FILES BYTES -- CMD...: RUNS runs; medians of wall, CPU (user+sys), peak RSS.
-declare -A WALL CPU RSS
-measure() {
-  local name=$1 files=$2 bytes=$3 runs=$4; shift 5
-  local samples=()
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" || true
-    samples+=("$(tail -1 "$WORK/time.txt")")
-  done
-  local med
-  med=$(printf '%s\n' "${samples[@]}" | awk '{print $1, $2+$3, $4}' | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
+# sample NAME -- CMD...: one run under GNU time, added to NAME's samples.
+# summarize NAME FILES BYTES: medians of NAME's samples (wall, CPU = user+sys, peak RSS) -> a row.
+# measure NAME FILES BYTES RUNS -- CMD...: RUNS samples, then the row.
+declare -A WALL CPU RSS SAMPLES
+sample() {
+  local name=$1; shift 2
+  /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" || true
+  SAMPLES[$name]+="$(tail -1 "$WORK/time.txt")"$'\n'
+}
+summarize() {
+  local name=$1 files=$2 bytes=$3
+  local runs med
+  runs=$(printf '%s' "${SAMPLES[$name]}" | grep -c .)
+  med=$(printf '%s' "${SAMPLES[$name]}" | awk 'NF {print $1, $2+$3, $4}' | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
   read -r w c m <<<"$med"
   WALL[$name]=$w; CPU[$name]=$c; RSS[$name]=$m
   awk -v n="$name" -v w="$w" -v c="$c" -v m="$m" -v f="$files" -v b="$bytes" -v r="$runs" 'BEGIN {
     ws = (w > 0 ? w : 0.01)
     printf "| %s | %d | %.2f | %.2f | %.0f | %.0f | %.1f |\n", n, r, w, c, m / 1024, f / ws, b / 1e6 / ws }' >>"$WORK/rows.md"
+}
+measure() {
+  local name=$1 files=$2 bytes=$3 runs=$4; shift 4
+  for _ in $(seq "$runs"); do sample "$name" "$@"; done
+  summarize "$name" "$files" "$bytes"
 }
 ratio() { awk -v a="${WALL[$1]}" -v b="${WALL[$2]}" 'BEGIN { printf "%.1fx", (a > 0 ? a : 0.001) / (b > 0 ? b : 0.001) }'; }
 bytesOf() { find "$1" -type f -print0 | du -cb --files0-from=- | tail -1 | cut -f1; }
@@ -70,11 +78,19 @@ for n in ${SIZES_RUN-$SIZES}; do
   [ -d "$dir" ] && [ "$(cat "$dir.n" 2>/dev/null)" = "$n" ] || { node "$ROOT/bench/gen.js" configs "$n" "$dir"; echo "$n" >"$dir.n"; }
   bytes=$(bytesOf "$dir")
   files=$(find "$dir" -type f | wc -l)
-  measure "configs $n: retrylint -j1" "$files" "$bytes" "$RUNS" -- "$RL" -j1 --no-cache --format json -o /dev/null "$dir"
-  measure "configs $n: retrylint -j2" "$files" "$bytes" "$RUNS" -- "$RL" -j2 --no-cache --format json -o /dev/null "$dir"
-  if [ "${NO_PREFILTER_TOO:-1}" = 1 ] && [ "$n" = "$(echo $SIZES | awk '{print $1}')" ]; then
-    measure "configs $n: retrylint -j1 --no-prefilter" "$files" "$bytes" "$RUNS" -- "$RL" -j1 --no-cache --no-prefilter --format json -o /dev/null "$dir"
-  fi
+  # The variants take turns (-j1, -j2, -j1, -j2, ...): a slow spell of the machine (a VM's
+  # neighbours, page cache reclaimed) then weighs on each alike, and the ratios between them hold.
+  noPrefilter=0
+  [ "${NO_PREFILTER_TOO:-1}" = 1 ] && [ "$n" = "$(echo $SIZES | awk '{print $1}')" ] && noPrefilter=1
+  "$RL" -j1 --no-cache --format json -o /dev/null "$dir" >/dev/null 2>&1 || true # warm the page cache
+  for _ in $(seq "$RUNS"); do
+    sample "configs $n: retrylint -j1" -- "$RL" -j1 --no-cache --format json -o /dev/null "$dir"
+    sample "configs $n: retrylint -j2" -- "$RL" -j2 --no-cache --format json -o /dev/null "$dir"
+    [ $noPrefilter = 1 ] && sample "configs $n: retrylint -j1 --no-prefilter" -- "$RL" -j1 --no-cache --no-prefilter --format json -o /dev/null "$dir"
+  done
+  summarize "configs $n: retrylint -j1" "$files" "$bytes"
+  summarize "configs $n: retrylint -j2" "$files" "$bytes"
+  [ $noPrefilter = 1 ] && summarize "configs $n: retrylint -j1 --no-prefilter" "$files" "$bytes"
   if [[ " $SPECTRAL_SIZES " == *" $n "* ]]; then
     # Not in a subshell: measure records the median in WALL for the ratios below.
     pushd "$dir" >/dev/null
