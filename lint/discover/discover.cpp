@@ -137,8 +137,17 @@ int openDir(int parentFd, const char *name, const std::string &path) {
   }
 }
 
-// Walks the directory open as `fd` (closed here), found at `dir`. Files are opened relative to
-// their directory: one path component to look up, not the whole path.
+// Opens a subdirectory met in a listing; -1 when it cannot be walked. Swapped for a link or
+// removed since the listing: not followed, not an error; any other failure is the walk's error.
+int openSubdir(int parentFd, const char *name, const std::string &path, Walk &w) {
+  int fd = openDir(parentFd, name, path);
+  if (fd < 0 && errno != ELOOP && errno != ENOENT && errno != ENOTDIR && !w.ec)
+    w.ec = std::error_code(errno, std::generic_category());
+  return fd;
+}
+
+// Walks the directory open as `fd` (closed here), found at `dir`. Subdirectories are opened
+// relative to it: one path component to look up, not the whole path.
 void walkTree(int fd, const std::string &dir, const std::string &given,
               const std::function<bool(const std::string &)> &excluded, Walk &w, int depth) {
   Listing here;
@@ -153,13 +162,7 @@ void walkTree(int fd, const std::string &dir, const std::string &given,
     const char *name = here.names.data() + offset;
     std::string p = joined(dir, name);
     if (!visit(p, type, given, excluded, w)) continue;
-    int sub = openDir(fd, name, p);
-    if (sub < 0) {
-      // Swapped for a link or removed since the listing: not followed, not an error.
-      if (errno != ELOOP && errno != ENOENT && errno != ENOTDIR && !w.ec) w.ec = std::error_code(errno, std::generic_category());
-      continue;
-    }
-    walkTree(sub, p, given, excluded, w, depth + 1);
+    if (int sub = openSubdir(fd, name, p, w); sub >= 0) walkTree(sub, p, given, excluded, w, depth + 1);
   }
   if (fd >= 0) ::close(fd);
 }
@@ -199,12 +202,8 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
     walks.resize(subdirs.size() + 1);
     forEachIndex(subdirs.size(), jobs, [&](size_t i) {
       Walk &w = walks[i + 1];
-      int fd = openDir(top, subdirs[i].first.c_str(), subdirs[i].second);
-      if (fd < 0) {
-        if (errno != ELOOP && errno != ENOENT && errno != ENOTDIR) w.ec = std::error_code(errno, std::generic_category());
-        return;
-      }
-      walkTree(fd, subdirs[i].second, given, excluded, w, 1);
+      if (int fd = openSubdir(top, subdirs[i].first.c_str(), subdirs[i].second, w); fd >= 0)
+        walkTree(fd, subdirs[i].second, given, excluded, w, 1);
     });
     ::close(top);
     std::vector<Candidate> found;

@@ -1,10 +1,11 @@
 #include "lint/extract/extractors.h"
 
 #include <algorithm>
-#include <array>
 #include <bitset>
 #include <cstdint>
 #include <map>
+
+#include <llvm/ADT/StringExtras.h>
 
 namespace retrylint {
 
@@ -85,9 +86,7 @@ const std::map<std::string_view, std::vector<std::string_view>> &requiredWords()
   return words;
 }
 
-unsigned char foldByte(char c) {
-  return static_cast<unsigned char>((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
-}
+unsigned char foldByte(char c) { return static_cast<unsigned char>(llvm::toLower(c)); }
 bool isDropped(char c) { return c == '-' || c == '_'; }
 
 // Every YAML/JSON dialect's words, found in one pass over the text without copying it: the

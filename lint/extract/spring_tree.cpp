@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <llvm/ADT/StringExtras.h>
+
 #include "lint/extract/properties.h"
 
 namespace retrylint {
@@ -200,16 +202,11 @@ std::string shown(const SpringNode &n) {
 
 } // namespace
 
-namespace {
-// std::tolower in the C locale (retrylint never sets another): ASCII letters only.
-char lowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-} // namespace
-
 std::string relaxedName(std::string_view name) {
   std::string out;
   out.reserve(name.size());
   for (char c : name)
-    if (c != '-' && c != '_') out += lowerAscii(c);
+    if (c != '-' && c != '_') out += llvm::toLower(c);
   return out;
 }
 
@@ -217,7 +214,7 @@ bool relaxesTo(std::string_view name, std::string_view relaxed) {
   size_t j = 0;
   for (char c : name) {
     if (c == '-' || c == '_') continue;
-    if (j == relaxed.size() || lowerAscii(c) != relaxed[j]) return false;
+    if (j == relaxed.size() || llvm::toLower(c) != relaxed[j]) return false;
     ++j;
   }
   return j == relaxed.size();
