@@ -18,6 +18,7 @@
 
 #include "lint/discover/discover.h"
 #include "lint/extract/extractors.h"
+#include "lint/fix/apply_fixes.h"
 #include "lint/parallel.h"
 #include "lint/perf/cache.h"
 #include "lint/suppress/suppressions.h"
@@ -341,6 +342,7 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
       if (!s.used && !onlyUnknownNames) reporter.report(s.where, format, anchor, "this suppression silences no finding; remove it");
     }
   }
+  stampFixes(r.findings, src.text());
   const bool layered = options.config && !options.config->layers.empty();
   if ((layered || options.keep_models) && !model.policies.empty()) r.model = std::make_shared<const FileModel>(std::move(model));
   return r;

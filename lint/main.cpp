@@ -147,7 +147,8 @@ int main(int argc, char **argv) {
   }
   options.extract.cpp_timeout_seconds = cppTimeout;
   options.extract.prefilter = !noPrefilter;
-  if (!noCache) {
+  // --fix analyses every file afresh: its edits must be computed on the bytes it rewrites.
+  if (!noCache && !fix) {
     options.cache_dir = cacheDir;
     if (cacheDir.getNumOccurrences() == 0)
       if (auto env = llvm::sys::Process::GetEnv("RETRYLINT_CACHE_DIR")) options.cache_dir = *env;

@@ -1,6 +1,8 @@
-// --fix: apply the findings' mechanical fixes to the files, as minimal text edits.
+// --fix: apply the findings' mechanical fixes to the files, as minimal text edits, written so
+// that a hostile checkout cannot turn the write against anything but the file being fixed.
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/model/finding.h"
@@ -10,14 +12,27 @@ namespace retrylint {
 struct FixSummary {
   size_t fixes_applied = 0;
   size_t files_changed = 0;
-  std::vector<Diagnostic> errors;
+  std::vector<Diagnostic> errors; // files that were to be fixed and were not, and why
 };
 
-// Applies each finding's first fix; overlapping edits are skipped (the next run applies them).
-// Offsets are those of the analysed text (a byte-order mark, if any, is accounted for).
+// Applies each finding's first fix, each file once however often or however it was named.
+// Overlapping edits are skipped (the next run applies them). A file is written only when
+//  - it is a regular file with one link: a symbolic link or a hard-linked file is refused
+//    (writing would replace the link by a copy or split the links);
+//  - it still holds exactly the text the fixes were computed on (Fix::source_sha256);
+//  - it did not change between that check and the rename.
+// The new text goes to a temporary file created exclusively (O_EXCL, O_NOFOLLOW, random name)
+// in the file's own directory, with the file's mode and owner, then renamed over it; every
+// write is checked, and on any failure the file is left as it was.
 FixSummary applyFixes(const std::vector<Finding> &findings);
 
-// Applies edits to a text (exposed for tests). Edits must not overlap; returns false if they do.
+// Applies edits to a text (exposed for tests). Edits must not overlap, and no two may insert at
+// the same offset (their order would be a guess); returns false otherwise.
 bool applyEdits(std::string &text, std::vector<TextEdit> edits);
+
+// SHA-256 of a text, in hex.
+std::string textDigest(std::string_view text);
+// Records on every fix of `findings` the digest of the text its offsets point into.
+void stampFixes(std::vector<Finding> &findings, std::string_view text);
 
 } // namespace retrylint

@@ -64,6 +64,9 @@ struct TextEdit {
 struct Fix {
   std::string description; // "set JitterStrategy to FULL"
   std::vector<TextEdit> edits;
+  // SHA-256 (hex) of the text the offsets were computed on (after a byte-order mark is
+  // dropped): --fix writes only a file that still holds exactly that text.
+  std::string source_sha256 = {};
 };
 
 } // namespace retrylint
