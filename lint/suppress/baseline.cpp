@@ -1,4 +1,5 @@
 #include "lint/suppress/baseline.h"
+#include "lint/io/write_file.h"
 
 #include <algorithm>
 #include <regex>
@@ -63,32 +64,28 @@ bool writeBaseline(const std::string &path, const std::vector<Finding> &findings
     auto &slot = grouped[{f.rule, normalisePath(f.where.path), f.fingerprint}];
     if (slot.first++ == 0) slot.second = f.message;
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    error = ec.message();
-    return false;
-  }
-  llvm::json::OStream j(os, 2);
-  j.object([&] {
-    j.attribute("version", 1);
-    j.attribute("tool", "retrylint");
-    j.attributeArray("findings", [&] {
-      for (const auto &entry : grouped) {
-        const auto &key = entry.first; // not a structured binding: clang 14 cannot capture those
-        const auto &value = entry.second;
-        j.object([&] {
-          j.attribute("rule", std::get<0>(key));
-          j.attribute("path", std::get<1>(key));
-          j.attribute("fingerprint", std::get<2>(key));
-          if (value.first > 1) j.attribute("count", value.first);
-          j.attribute("message", value.second);
-        });
-      }
+  // All or nothing: a full disk never leaves a truncated baseline in place of the old one.
+  return writeOutputFile(path, [&](llvm::raw_ostream &os) {
+    llvm::json::OStream j(os, 2);
+    j.object([&] {
+      j.attribute("version", 1);
+      j.attribute("tool", "retrylint");
+      j.attributeArray("findings", [&] {
+        for (const auto &entry : grouped) {
+          const auto &key = entry.first; // not a structured binding: clang 14 cannot capture those
+          const auto &value = entry.second;
+          j.object([&] {
+            j.attribute("rule", std::get<0>(key));
+            j.attribute("path", std::get<1>(key));
+            j.attribute("fingerprint", std::get<2>(key));
+            if (value.first > 1) j.attribute("count", value.first);
+            j.attribute("message", value.second);
+          });
+        }
+      });
     });
-  });
-  os << "\n";
-  return true;
+    os << "\n";
+  }, error);
 }
 
 size_t applyBaseline(const Baseline &baseline, std::vector<Finding> &findings) {

@@ -1,0 +1,158 @@
+// A hostile checkout and a hostile machine around the workflow: a full disk or a file-size limit
+// while writing the report or the baseline, a stranger's symbolic link where the report goes,
+// diffs with odd file names and odd lines, build trees and links named on the command line,
+// unreadable directories, oversized and negative baselines, old-Mac line endings.
+// Everything hostile is made here at run time in a temporary directory.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "lint/source.h"
+#include "lint/suppress/changed_lines.h"
+#include "tests/cli_support.h"
+
+namespace fs = std::filesystem;
+using namespace retrylint;
+using namespace retrylint::testing;
+
+namespace {
+
+// One RL203 finding (attempts: 9) on line 8, column 25.
+constexpr const char *kVs = R"(apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: shop}
+spec:
+  hosts: [shop]
+  http:
+  - name: a
+    retries: {attempts: 9, perTryTimeout: 1s}
+    route: [{destination: {host: a}}]
+  - name: b
+    retries: {attempts: 1, perTryTimeout: 1s}
+    route: [{destination: {host: b}}]
+)";
+
+CliRun sh(const fs::path &dir, const std::string &cmd) { return runShellIn(dir.string(), cmd); }
+
+std::set<std::string> entries(const fs::path &dir) {
+  std::set<std::string> out;
+  for (const auto &e : fs::directory_iterator(dir)) out.insert(e.path().filename().string());
+  return out;
+}
+
+// Exit 2 with a message, never LLVM's "IO failure" abort.
+void expectWriteError(const CliRun &r, const std::string &message) {
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(r.err.find("LLVM ERROR"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+}
+
+// The findings' "path:line:col:" starts, with `prefix` dropped from each path.
+std::set<std::string> findingPlaces(const std::string &out, const std::string &prefix = "") {
+  std::set<std::string> places;
+  std::istringstream lines(out);
+  for (std::string l; std::getline(lines, l);) {
+    std::smatch m;
+    if (!std::regex_search(l, m, std::regex(R"(^(.*?:\d+:\d+): )"))) continue;
+    std::string p = m[1];
+    if (!prefix.empty() && p.rfind(prefix, 0) == 0) p = p.substr(prefix.size());
+    places.insert(p);
+  }
+  return places;
+}
+
+int shell(const std::string &cmd) {
+  int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+} // namespace
+
+// ---- Writing the report and the baseline -------------------------------------------------
+
+TEST(HostileOutput, FullStandardOutputIsExit2WithAMessage) {
+  TempDir d;
+  d.write("vs.yaml", kVs);
+  for (const char *args : {"vs.yaml", "--format sarif vs.yaml", "--list-rules", "--explain RL203"}) {
+    auto r = sh(d.path, std::string("\"$RL\" ") + args + " > /dev/full");
+    expectWriteError(r, "standard output: No space left on device");
+  }
+}
+
+TEST(HostileOutput, OutputToAFullDeviceIsExit2WithAMessage) {
+  TempDir d;
+  d.write("vs.yaml", kVs);
+  auto r = sh(d.path, "\"$RL\" -o /dev/full vs.yaml");
+  expectWriteError(r, "cannot write the report to /dev/full: No space left on device");
+  auto b = sh(d.path, "\"$RL\" --write-baseline /dev/full vs.yaml");
+  expectWriteError(b, "/dev/full: No space left on device");
+  // Nothing was created beside the device.
+  for (const auto &e : fs::directory_iterator("/dev"))
+    EXPECT_EQ(e.path().filename().string().find("retrylint"), std::string::npos) << e.path();
+}
+
+// A write that fails half-way (here: the file-size limit, whose signal is ignored so that the
+// write returns EFBIG, as a full disk returns ENOSPC) leaves the old file as it was, and no
+// temporary file.
+TEST(HostileOutput, AFailedWriteLeavesTheOldFileAndNoTemporary) {
+  TempDir d;
+  for (int i = 0; i < 40; ++i) d.write("vs" + std::to_string(i) + ".yaml", kVs);
+  d.write("report.sarif", "OLD REPORT\n");
+  d.write("baseline.json", "OLD BASELINE\n");
+  auto before = entries(d.path);
+  auto r = sh(d.path, "trap '' XFSZ; ulimit -f 8; \"$RL\" --format sarif -o report.sarif .");
+  expectWriteError(r, "cannot write the report to report.sarif: File too large");
+  EXPECT_EQ(slurp(d.path / "report.sarif"), "OLD REPORT\n");
+  auto b = sh(d.path, "trap '' XFSZ; ulimit -f 8; \"$RL\" --write-baseline baseline.json .");
+  expectWriteError(b, "baseline.json: File too large");
+  EXPECT_EQ(slurp(d.path / "baseline.json"), "OLD BASELINE\n");
+  EXPECT_EQ(entries(d.path), before);
+
+  // A parent that is a file, and a directory as the target: an error naming it, nothing written.
+  auto p = sh(d.path, "\"$RL\" -o vs0.yaml/report.txt vs1.yaml");
+  expectWriteError(p, "cannot write the report to vs0.yaml/report.txt: ");
+  EXPECT_NE(p.err.find("Not a directory"), std::string::npos) << p.err;
+  fs::create_directory(d.path / "out");
+  auto dir = sh(d.path, "\"$RL\" -o out vs1.yaml");
+  expectWriteError(dir, "cannot write the report to out: ");
+  EXPECT_TRUE(fs::is_empty(d.path / "out"));
+  EXPECT_EQ(slurp(d.path / "vs0.yaml"), kVs);
+
+  // And when it works, the whole report is there, with the old file's permissions.
+  fs::permissions(d.path / "report.sarif", fs::perms(0640));
+  auto ok = sh(d.path, "\"$RL\" --format sarif -o report.sarif .");
+  EXPECT_EQ(ok.exit_code, 1) << ok.err;
+  EXPECT_NE(slurp(d.path / "report.sarif").find("\"version\": \"2.1.0\""), std::string::npos);
+  EXPECT_EQ(fs::status(d.path / "report.sarif").permissions() & fs::perms::all, fs::perms(0640));
+}
+
+// A symbolic link where the report goes is replaced by the report, never written through: a
+// checkout cannot make `-o report.sarif` overwrite a file elsewhere.
+TEST(HostileOutput, ALinkAtTheOutputPathIsReplacedNotFollowed) {
+  TempDir d, elsewhere;
+  d.write("vs.yaml", kVs);
+  std::string victim = elsewhere.write("victim.txt", "precious\n");
+  fs::create_symlink(victim, d.path / "report.txt");
+  fs::create_symlink(elsewhere.path / "missing.txt", d.path / "dangling.json");
+  auto r = sh(d.path, "\"$RL\" -o report.txt vs.yaml && exit 3; \"$RL\" --write-baseline dangling.json vs.yaml");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(slurp(victim), "precious\n");
+  EXPECT_FALSE(fs::exists(elsewhere.path / "missing.txt"));
+  EXPECT_FALSE(fs::is_symlink(d.path / "report.txt"));
+  EXPECT_NE(slurp(d.path / "report.txt").find("vs.yaml:8:25: warning:"), std::string::npos);
+  EXPECT_FALSE(fs::is_symlink(d.path / "dangling.json"));
+  EXPECT_NE(slurp(d.path / "dangling.json").find("\"RL203\""), std::string::npos);
+  // The caller's own streams are still written in place.
+  auto out = sh(d.path, "\"$RL\" -o /dev/stdout vs.yaml");
+  EXPECT_EQ(out.exit_code, 1) << out.err;
+  EXPECT_NE(out.out.find("vs.yaml:8:25: warning:"), std::string::npos) << out.out << out.err;
+  auto dash = sh(d.path, "\"$RL\" -o - vs.yaml");
+  EXPECT_EQ(dash.out, out.out);
+  EXPECT_TRUE(fs::is_symlink("/dev/stdout") || !fs::exists("/dev/stdout"));
+}
+
