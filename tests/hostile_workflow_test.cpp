@@ -156,3 +156,108 @@ TEST(HostileOutput, ALinkAtTheOutputPathIsReplacedNotFollowed) {
   EXPECT_TRUE(fs::is_symlink("/dev/stdout") || !fs::exists("/dev/stdout"));
 }
 
+// ---- --diff ------------------------------------------------------------------------------
+
+TEST(DiffParser, HeaderPathsAreUnquotedLikeGitWritesThem) {
+  EXPECT_EQ(diffHeaderPath("b/plain.yaml"), "b/plain.yaml");
+  EXPECT_EQ(diffHeaderPath("b/sp ace.yaml\t"), "b/sp ace.yaml");
+  EXPECT_EQ(diffHeaderPath("old.yaml\t2024-01-01 10:00:00.000000000 +0000"), "old.yaml");
+  EXPECT_EQ(diffHeaderPath("\"b/we\\\"ird\\tname.yaml\""), "b/we\"ird\tname.yaml");
+  EXPECT_EQ(diffHeaderPath("\"b/caf\\303\\251.yaml\""), "b/caf\xc3\xa9.yaml");
+  EXPECT_EQ(diffHeaderPath("\"b/back\\\\slash\\nnl\\a\\b\\v\\f\\r.yaml\""), "b/back\\slash\nnl\a\b\v\f\r.yaml");
+  EXPECT_EQ(diffHeaderPath("\"b/x\\1y\""), "b/x\001y");
+  EXPECT_EQ(diffHeaderPath("\"b/unterminated"), "b/unterminated");
+  EXPECT_EQ(diffHeaderPath("/dev/null"), "/dev/null");
+}
+
+TEST(DiffParser, HunkCountsDecideWhatIsAHeader) {
+  // An added line `++ x` is written `+++ x`: inside a hunk it is an added line, and the file's
+  // next hunk still belongs to it.
+  std::string diff = "diff --git a/a.yaml b/a.yaml\n"
+                     "--- a/a.yaml\n"
+                     "+++ b/a.yaml\n"
+                     "@@ -0,0 +1,2 @@\n"
+                     "+++ note\n"
+                     "+--- not a header either\n"
+                     "@@ -10 +12 @@\n"
+                     "-    retries: {attempts: 1}\n"
+                     "+    retries: {attempts: 8}\n"
+                     "diff --git a/gone.yaml b/gone.yaml\n"
+                     "deleted file mode 100644\n"
+                     "--- a/gone.yaml\n"
+                     "+++ /dev/null\n"
+                     "@@ -1,2 +0,0 @@\n"
+                     "-a\n"
+                     "-b\n"
+                     "diff --git \"a/we\\\"ird\\tname.yaml\" \"b/we\\\"ird\\tname.yaml\"\n"
+                     "--- \"a/we\\\"ird\\tname.yaml\"\n"
+                     "+++ \"b/we\\\"ird\\tname.yaml\"\n"
+                     "@@ -1,4 +1,5 @@\n" // with context: only the added lines count
+                     " one\n"
+                     "-two\n"
+                     "+TWO\n"
+                     "+2\n"
+                     "\n" // a context line whose space an editor stripped
+                     " four\n"
+                     "\\ No newline at end of file\n"
+                     "diff --git a/old name.yaml b/new name.yaml\n"
+                     "similarity index 100%\n"
+                     "rename from old name.yaml\n"
+                     "rename to new name.yaml\n"
+                     "diff --git a/c.yaml b/c.yaml\n"
+                     "--- a/c.yaml\t\n"
+                     "+++ b/c.yaml\t\n"
+                     "@@ -1 +1 @@\r\n"
+                     "-x\r\n"
+                     "+y\r\n"
+                     "@@ garbage @@\n"
+                     "+++ b/d.yaml\n";
+  ChangedLines c = parseUnifiedDiff(diff, "/repo");
+  using Ranges = std::vector<std::pair<int, int>>;
+  EXPECT_EQ(c["/repo/a.yaml"], (Ranges{{1, 2}, {12, 12}}));
+  EXPECT_EQ(c.count("/repo/gone.yaml"), 0u);
+  EXPECT_EQ(c["/repo/we\"ird\tname.yaml"], (Ranges{{2, 3}}));
+  EXPECT_TRUE(c.count("/repo/new name.yaml"));
+  EXPECT_EQ(c["/repo/c.yaml"], (Ranges{{1, 1}}));
+  EXPECT_TRUE(c.count("/repo/d.yaml"));
+  EXPECT_EQ(c.count("/repo/note"), 0u);
+  EXPECT_EQ(c.count("/repo/b/a.yaml"), 0u);
+  EXPECT_EQ(c.size(), 5u) << "entries: a, quoted, new name, c, d, and none else";
+  // Hostile counts and headers do not crash or run away.
+  EXPECT_TRUE(parseUnifiedDiff("+++ b/x\n@@ -1,99999999999999 +1,99999999999999 @@\n+a\n", "/r").count("/r/x"));
+  EXPECT_TRUE(parseUnifiedDiff("@@ -1 +1 @@\n+orphan\n", "/r").empty());
+}
+
+// Real git: odd names (quoted by git, octal for non-ASCII bytes unless quotePath is off), names
+// with spaces, and an added line starting with `++ `.
+TEST(DiffGit, OddNamesAndPlusPlusLinesKeepTheirFindings) {
+  TempDir t;
+  std::string git = "cd '" + t.path.string() + "' && git -c init.defaultBranch=main ";
+  ASSERT_EQ(shell(git + "init -q . && git config user.email t@example.com && git config user.name t"), 0);
+  const std::vector<std::string> names = {"we\"ird\tname.yaml", "sp ace.yaml", "caf\xc3\xa9.yaml", "back\\slash.yaml",
+                                          "plusplus.yaml"};
+  for (const auto &n : names) t.write(n, kVs);
+  ASSERT_EQ(shell(git + "add -A && git commit -qm base"), 0);
+  std::string changed = kVs;
+  changed.replace(changed.find("attempts: 1"), 11, "attempts: 8"); // line 11
+  for (const auto &n : names) t.write(n, changed);
+  // A first document `++ note` (a plain scalar) two lines up: its diff line reads `+++ note`.
+  t.write("plusplus.yaml", "++ note\n---\n" + changed);
+  std::set<std::string> want = {"we\"ird\tname.yaml:11:25", "sp ace.yaml:11:25", "caf\xc3\xa9.yaml:11:25",
+                                "back\\slash.yaml:11:25", "plusplus.yaml:13:25"};
+  auto r = sh(t.path, "\"$RL\" --diff HEAD");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(findingPlaces(r.out), want) << r.out << r.err;
+  // The same from a diff on standard input, quoted as git quotes by default (octal escapes).
+  auto in = sh(t.path, "git diff -U0 | \"$RL\" --diff - .");
+  EXPECT_EQ(findingPlaces(in.out), want) << in.out << in.err;
+  auto ctx = sh(t.path, "git diff | \"$RL\" --diff - .");
+  EXPECT_EQ(findingPlaces(ctx.out), want) << ctx.out << ctx.err;
+  // A renamed file with a change is reported under its new name.
+  ASSERT_EQ(shell(git + "add -A && git commit -qm second && git mv 'sp ace.yaml' 'new name.yaml'"), 0);
+  changed.replace(changed.find("attempts: 8"), 11, "attempts: 7");
+  t.write("new name.yaml", changed);
+  auto mv = sh(t.path, "\"$RL\" --diff HEAD");
+  EXPECT_EQ(findingPlaces(mv.out), (std::set<std::string>{"new name.yaml:11:25"})) << mv.out << mv.err;
+}
+
