@@ -261,3 +261,93 @@ TEST(DiffGit, OddNamesAndPlusPlusLinesKeepTheirFindings) {
   EXPECT_EQ(findingPlaces(mv.out), (std::set<std::string>{"new name.yaml:11:25"})) << mv.out << mv.err;
 }
 
+// ---- Discovery ---------------------------------------------------------------------------
+
+// A directory named on the command line is walked even when it holds a CMakeCache.txt; build
+// trees below it are still skipped; `.`, an absolute path, `dir` and `./dir` find the same.
+TEST(HostileWalk, ANamedDirectoryIsWalkedWhateverItsFormAndContents) {
+  TempDir t;
+  fs::path top = t.path / "proj";
+  t.write("proj/CMakeCache.txt", "CMAKE_BUILD_TYPE:STRING=Release\n");
+  t.write("proj/vs.yaml", kVs);
+  t.write("proj/x/y.yaml", kVs);
+  t.write("proj/build/CMakeCache.txt", "");
+  t.write("proj/build/generated.yaml", kVs);
+  const std::set<std::string> want = {"vs.yaml:8:25", "x/y.yaml:8:25"};
+  auto dot = sh(top, "\"$RL\" .");
+  EXPECT_EQ(findingPlaces(dot.out), want) << dot.out << dot.err;
+  auto dotSlash = sh(top, "\"$RL\" ./");
+  EXPECT_EQ(findingPlaces(dotSlash.out, "./"), want) << dotSlash.out << dotSlash.err;
+  auto abs = sh(top, "\"$RL\" '" + top.string() + "'");
+  EXPECT_EQ(findingPlaces(abs.out, top.string() + "/"), want) << abs.out << abs.err;
+  auto rel = sh(t.path, "\"$RL\" proj");
+  EXPECT_EQ(findingPlaces(rel.out, "proj/"), want) << rel.out << rel.err;
+  auto dotRel = sh(t.path, "\"$RL\" ./proj/");
+  EXPECT_EQ(findingPlaces(dotRel.out, "./proj/"), want) << dotRel.out << dotRel.err;
+  // The build tree itself, named, is walked too.
+  auto build = sh(top, "\"$RL\" build");
+  EXPECT_EQ(findingPlaces(build.out), (std::set<std::string>{"build/generated.yaml:8:25"})) << build.out << build.err;
+}
+
+// A link to a directory named on the command line is followed (as git and ruff do); links met
+// while walking still are not.
+TEST(HostileWalk, ALinkToADirectoryNamedOnTheCommandLineIsFollowed) {
+  TempDir t, outside;
+  t.write("real/vs.yaml", kVs);
+  outside.write("secret.yaml", kVs);
+  fs::create_directory_symlink(outside.path, t.path / "real/out");
+  fs::create_directory_symlink("real", t.path / "link");
+  auto r = sh(t.path, "\"$RL\" link");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(findingPlaces(r.out), (std::set<std::string>{"link/vs.yaml:8:25"})) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+// Each directory that cannot be opened is an error under its own path (not the top directory's),
+// all of them. As root chmod does not stop reads: the process may hold only a few files open, so
+// the walk runs out of descriptors deep in each tree.
+TEST(HostileWalk, EachUnreadableDirectoryIsReportedByItsOwnPath) {
+  TempDir t;
+  for (const char *tree : {"a", "b"}) {
+    std::string deep = tree;
+    for (int i = 0; i < 40; ++i) deep += "/" + std::to_string(i);
+    t.write(deep + "/lost.yaml", kVs);
+  }
+  t.write("vs.yaml", kVs);
+  auto r = sh(t.path, "ulimit -n 24; \"$RL\" -j1 .");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.out.find("vs.yaml:8:25"), std::string::npos) << r.out;
+  std::vector<std::string> errors;
+  std::istringstream lines(r.err);
+  for (std::string l; std::getline(lines, l);)
+    if (l.find("cannot walk the directory") != std::string::npos) errors.push_back(l);
+  ASSERT_GE(errors.size(), 2u) << r.err;
+  bool inA = false, inB = false;
+  for (const std::string &e : errors) {
+    EXPECT_EQ(e.find(".:"), std::string::npos) << e;
+    inA |= e.rfind("a/0/1/2/", 0) == 0;
+    inB |= e.rfind("b/0/1/2/", 0) == 0;
+  }
+  EXPECT_TRUE(inA && inB) << r.err;
+}
+
+// A file over --max-file-size found while walking is never skipped without a word. One whose
+// start looks like a retry config is an error, like a named one; any other a warning on
+// standard error that leaves the exit code alone (a data dump is no reason to fail the run).
+TEST(HostileWalk, AnOversizedFileFoundWhileWalkingIsNamed) {
+  TempDir t;
+  t.write("vs.yaml", kVs);
+  auto big = t.path / "data.json";
+  std::ofstream(big) << "[1, 2, 3";
+  fs::resize_file(big, 40u << 20); // sparse: nothing big is written
+  auto r = sh(t.path, "\"$RL\" .");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("data.json: warning: 41943040 bytes, more than the limit of 33554432 (--max-file-size); skipped"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("vs.yaml:8:25"), std::string::npos);
+  auto json = sh(t.path, "\"$RL\" --format json .");
+  EXPECT_EQ(json.exit_code, 1) << json.err;
+  EXPECT_NE(json.err.find("data.json: warning:"), std::string::npos) << json.err;
+}
+
