@@ -232,7 +232,16 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     return true;
   }
   if (!isYamlOrJsonPath(path) && (!named || hasKnownNonYamlExtension(path))) return false;
-  const std::string &text = src.text();
+  // Lone "\r" line breaks (old Mac OS) are read as "\n" by the parsers: same length, so the same
+  // offsets, and SourceFile splits lines the same way, so every position stays right.
+  std::string_view text = src.text();
+  std::string unixBreaks;
+  for (size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
+    if (cr + 1 < text.size() && text[cr + 1] == '\n') continue;
+    if (unixBreaks.empty()) unixBreaks = src.text();
+    unixBreaks[cr] = '\n';
+  }
+  if (!unixBreaks.empty()) text = unixBreaks;
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
   // Scanning for every dialect's markers costs as much as parsing now: only done when needed.

@@ -351,3 +351,50 @@ TEST(HostileWalk, AnOversizedFileFoundWhileWalkingIsNamed) {
   EXPECT_NE(json.err.find("data.json: warning:"), std::string::npos) << json.err;
 }
 
+// ---- Line endings ------------------------------------------------------------------------
+
+TEST(HostileLineEndings, SourceFileSplitsOnEveryLineBreak) {
+  SourceFile s("f", "a\rbb\r\nc\nd\r\r");
+  ASSERT_EQ(s.lineCount(), 6);
+  EXPECT_EQ(s.line(0), "a");
+  EXPECT_EQ(s.line(1), "bb");
+  EXPECT_EQ(s.line(2), "c");
+  EXPECT_EQ(s.line(3), "d");
+  EXPECT_EQ(s.line(4), "");
+  EXPECT_EQ(s.line(5), "");
+  Span c = s.spanAt(6, 1); // "c"
+  EXPECT_EQ(c.line, 3);
+  EXPECT_EQ(c.column, 1);
+  EXPECT_EQ(s.offsetOf(1, 1), 3u);
+  // An inserted line ends as the file's lines do.
+  EXPECT_EQ(s.insertLineAfter(0, "x").replacement, "x\r");
+  EXPECT_EQ(s.insertLineAfter(1, "x").replacement, "x\r\n");
+  EXPECT_EQ(SourceFile("g", "a\rb").insertLineAfter(1, "x").replacement, "\rx\r");
+  EXPECT_EQ(SourceFile("g", "a\nb").insertLineAfter(1, "x").replacement, "\nx\n");
+}
+
+// Files with old-Mac line endings (a lone \r) are analysed, with the same positions as with \n.
+TEST(HostileLineEndings, CarriageReturnOnlyFilesAreAnalysed) {
+  TempDir t;
+  auto cr = [](std::string s) { return std::regex_replace(s, std::regex("\n"), "\r"); };
+  t.write("lf/vs.yaml", kVs);
+  t.write("cr/vs.yaml", cr(kVs));
+  std::string grpc = "{\n  \"methodConfig\": [{\n    \"name\": [{\"service\": \"a.B\"}],\n    \"retryPolicy\": {\n"
+                     "      \"maxAttempts\": 9, \"initialBackoff\": \"0.1s\", \"maxBackoff\": \"1s\",\n"
+                     "      \"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"UNAVAILABLE\"]\n    }\n  }]\n}\n";
+  t.write("lf/grpc.json", grpc);
+  t.write("cr/grpc.json", cr(grpc));
+  std::string ini = "[default]\nretry_mode = standard\nmax_attempts = 9\n";
+  t.write("lf/aws/config", ini);
+  t.write("cr/aws/config", cr(ini));
+  auto lf = sh(t.path / "lf", "\"$RL\" --format json .");
+  auto crRun = sh(t.path / "cr", "\"$RL\" --format json .");
+  EXPECT_EQ(crRun.err, "");
+  ASSERT_NE(lf.out.find("grpc.json"), std::string::npos) << lf.out;
+  ASSERT_NE(lf.out.find("aws/config"), std::string::npos) << lf.out;
+  EXPECT_EQ(crRun.out, lf.out);
+  // Named, too.
+  auto named = sh(t.path / "cr", "\"$RL\" vs.yaml");
+  EXPECT_EQ(findingPlaces(named.out), (std::set<std::string>{"vs.yaml:8:25"})) << named.out << named.err;
+}
+
