@@ -398,3 +398,41 @@ TEST(HostileLineEndings, CarriageReturnOnlyFilesAreAnalysed) {
   EXPECT_EQ(findingPlaces(named.out), (std::set<std::string>{"vs.yaml:8:25"})) << named.out << named.err;
 }
 
+// ---- Baselines ---------------------------------------------------------------------------
+
+TEST(HostileBaseline, BadCountsAreRefusedNamingTheEntry) {
+  TempDir t;
+  t.write("vs.yaml", kVs);
+  auto entry = [](const std::string &count) {
+    return "{\"version\": 1, \"findings\": [{\"rule\": \"RL101\", \"path\": \"x.yaml\", \"fingerprint\": \"f\"},\n"
+           "{\"rule\": \"RL203\", \"path\": \"vs.yaml\", \"fingerprint\": \"abc\", \"count\": " + count + "}]}\n";
+  };
+  for (std::string count : {"-1", "0", "1.5", "\"2\"", "99999999999", "-9223372036854775808"}) {
+    t.write("base.json", entry(count));
+    auto r = sh(t.path, "\"$RL\" --baseline base.json vs.yaml");
+    EXPECT_EQ(r.exit_code, 2) << count << r.out << r.err;
+    EXPECT_NE(r.err.find("base.json: error: baseline entry 2 (RL203 in vs.yaml): count must be a whole number"),
+              std::string::npos)
+        << count << "\n" << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  t.write("base.json", entry("3"));
+  EXPECT_EQ(sh(t.path, "\"$RL\" --baseline base.json vs.yaml").exit_code, 1);
+}
+
+TEST(HostileBaseline, AnOversizedOrEndlessBaselineIsRefused) {
+  TempDir t;
+  t.write("vs.yaml", kVs);
+  auto big = t.path / "big.json";
+  std::ofstream(big) << "{\"version\": 1, \"findings\": [";
+  fs::resize_file(big, 700u << 20); // sparse
+  auto r = sh(t.path, "ulimit -v 2097152; timeout 60 \"$RL\" --baseline big.json vs.yaml");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("big.json: error: the baseline is larger than 64 MiB"), std::string::npos) << r.err;
+  auto zero = sh(t.path, "ulimit -v 2097152; timeout 60 \"$RL\" --baseline /dev/zero vs.yaml");
+  EXPECT_EQ(zero.exit_code, 2) << zero.err;
+  EXPECT_NE(zero.err.find("/dev/zero: error: the baseline is larger than 64 MiB"), std::string::npos) << zero.err;
+  auto dir = sh(t.path, "\"$RL\" --baseline . vs.yaml");
+  EXPECT_EQ(dir.exit_code, 2) << dir.err;
+  EXPECT_NE(dir.err.find("cannot read the baseline"), std::string::npos) << dir.err;
+}
