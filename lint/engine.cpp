@@ -233,7 +233,16 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     return true;
   }
   if (!isYamlOrJsonPath(path) && (!named || hasKnownNonYamlExtension(path))) return false;
-  const std::string &text = src.text();
+  // Lone "\r" line breaks (old Mac OS) are read as "\n" by the parsers: same length, so the same
+  // offsets, and SourceFile splits lines the same way, so every position stays right.
+  std::string_view text = src.text();
+  std::string unixBreaks;
+  for (size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
+    if (cr + 1 < text.size() && text[cr + 1] == '\n') continue;
+    if (unixBreaks.empty()) unixBreaks = src.text();
+    unixBreaks[cr] = '\n';
+  }
+  if (!unixBreaks.empty()) text = unixBreaks;
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
   // Scanning for every dialect's markers costs as much as parsing now: only done when needed.
@@ -348,7 +357,8 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
   return r;
 }
 
-bool readInput(const Candidate &c, const ExtractOptions &limits, std::string &text, std::vector<Diagnostic> &errors) {
+bool readInput(const Candidate &c, const ExtractOptions &limits, std::string &text, std::vector<Diagnostic> &errors,
+               std::vector<Diagnostic> *warnings) {
   auto fail = [&](std::string msg) {
     errors.push_back(Diagnostic{c.path, 0, 0, std::move(msg)});
     return false;
@@ -382,11 +392,16 @@ bool readInput(const Candidate &c, const ExtractOptions &limits, std::string &te
     std::string msg = std::to_string(size) + " bytes, more than the limit of " +
                       std::to_string(limits.max_file_bytes) + " (--max-file-size); not analysed";
     if (c.named) return fail(msg);
-    // Found while walking: only report it when its start looks like a retry config.
+    // Found while walking: an error when its start looks like a retry config; otherwise (a data
+    // dump, a lock file) a warning, so that no file is skipped without a word, but no failed run.
     std::string head(std::min<uint64_t>(size, 64 * 1024), '\0');
     ssize_t got = ::pread(fd, head.data(), head.size(), 0);
     head.resize(got > 0 ? static_cast<size_t>(got) : 0);
     if (looksLikeRetryConfig(head)) return fail(msg);
+    if (warnings)
+      warnings->push_back(Diagnostic{c.path, 0, 0, std::to_string(size) + " bytes, more than the limit of " +
+                                                       std::to_string(limits.max_file_bytes) +
+                                                       " (--max-file-size); skipped: its first 64 KiB hold no retry settings"});
     return false;
   }
   // The size fstat gave (a file that grows meanwhile is read as it was; one that shrinks, to its end).
@@ -432,7 +447,7 @@ RunResult run(const RunOptions &options) {
     const Candidate &c = files[i];
     FileResult &r = perFile[i];
     std::string text;
-    if (!readInput(c, options.extract, text, r.errors)) return;
+    if (!readInput(c, options.extract, text, r.errors, &r.warnings)) return;
     // C++ results also depend on headers and compile flags, which the key does not see.
     std::string key;
     if (cache && !cppExtractor().recogniseText(SourceFile(c.path, ""))) {
@@ -458,12 +473,14 @@ RunResult run(const RunOptions &options) {
     result.stats.policies += r.policies;
     std::move(r.findings.begin(), r.findings.end(), std::back_inserter(result.findings));
     std::move(r.errors.begin(), r.errors.end(), std::back_inserter(result.errors));
+    std::move(r.warnings.begin(), r.warnings.end(), std::back_inserter(result.warnings));
   }
   if (options.config && !options.config->layers.empty()) chainPass(options, perFile, result);
   for (FileResult &r : perFile)
     if (r.model) result.models.push_back(std::move(r.model));
   std::sort(result.findings.begin(), result.findings.end(), findingLess);
   std::sort(result.errors.begin(), result.errors.end(), diagnosticLess);
+  std::sort(result.warnings.begin(), result.warnings.end(), diagnosticLess);
   return result;
 }
 

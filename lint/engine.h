@@ -36,6 +36,7 @@ struct Stats {
 struct RunResult {
   std::vector<Finding> findings;  // sorted by path, line, column, rule
   std::vector<Diagnostic> errors; // inputs that could not be (fully) analysed
+  std::vector<Diagnostic> warnings; // inputs skipped that are worth a word (not an error: exit code unchanged)
   Stats stats;
   // With layers declared (or keep_models): the files holding policies, and the declared chains,
   // whose policies point into `models`.
@@ -47,6 +48,7 @@ struct RunResult {
 struct FileResult {
   std::vector<Finding> findings;
   std::vector<Diagnostic> errors;
+  std::vector<Diagnostic> warnings; // see RunResult
   bool analysed = false;
   size_t policies = 0;
   std::optional<size_t> layer;              // index into the config's layers
@@ -72,8 +74,10 @@ std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &
 FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options);
 
 // Reads a candidate within the limits: regular files only (a FIFO or device is never opened),
-// at most options.max_file_bytes. Returns false (with an error when it matters) when not read.
-bool readInput(const Candidate &c, const ExtractOptions &options, std::string &text, std::vector<Diagnostic> &errors);
+// at most options.max_file_bytes. Returns false (with an error when it matters, else perhaps a
+// warning) when not read.
+bool readInput(const Candidate &c, const ExtractOptions &options, std::string &text, std::vector<Diagnostic> &errors,
+               std::vector<Diagnostic> *warnings = nullptr);
 
 // An over-estimate of the nesting depth of a YAML/JSON text (block indentation + brackets).
 int nestingDepth(std::string_view text);

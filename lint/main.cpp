@@ -15,6 +15,7 @@
 #include "lint/config/config.h"
 #include "lint/engine.h"
 #include "lint/fix/apply_fixes.h"
+#include "lint/io/write_file.h"
 #include "lint/perf/cache.h"
 #include "lint/report/report.h"
 #include "lint/suppress/baseline.h"
@@ -88,6 +89,12 @@ int usageError(const std::string &msg) {
   return 2;
 }
 
+// Exit code after printing to standard output: 0, or 2 with a message when it could not be written.
+int stdoutWritten() {
+  if (std::error_code ec = finishStdout()) return usageError("cannot write to standard output: " + ec.message());
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -113,13 +120,13 @@ int main(int argc, char **argv) {
       llvm::outs() << llvm::left_justify(r->code, 6) << " " << llvm::left_justify(r->name, 30) << " "
                    << llvm::left_justify(sev, 8) << " " << r->summary << "\n";
     }
-    return 0;
+    return stdoutWritten();
   }
   if (!explain.empty()) {
     const Rule *r = findRule(explain);
     if (!r) return usageError("unknown rule '" + explain + "' (see --list-rules)");
     llvm::outs() << explainRule(*r);
-    return 0;
+    return stdoutWritten();
   }
 
   RunOptions options;
@@ -267,40 +274,47 @@ int main(int argc, char **argv) {
 
   if (!writeBaselineFile.empty()) {
     std::string error;
-    if (!writeBaseline(writeBaselineFile, result.findings, error)) return usageError("cannot write " + writeBaselineFile + ": " + error);
+    if (!writeBaseline(writeBaselineFile, result.findings, error)) {
+      writeErrorsText(llvm::errs(), result, llvm::errs().has_colors());
+      return usageError("cannot write the baseline to " + writeBaselineFile + ": " + error);
+    }
     llvm::errs() << "retrylint: recorded " << result.findings.size() << " findings in " << writeBaselineFile << "\n";
     writeErrorsText(llvm::errs(), result, llvm::errs().has_colors());
     return result.errors.empty() ? 0 : 2;
   }
 
-  std::unique_ptr<llvm::raw_fd_ostream> file;
-  llvm::raw_ostream *out = &llvm::outs();
+  auto writeReport = [&](llvm::raw_ostream &out, bool color) {
+    if (report == Report::Layers) {
+      if (format == Format::Json) writeLayersJson(out, result, options.settings);
+      else writeLayersText(out, result, options.settings);
+    } else switch (format) {
+    case Format::Text:
+      writeText(out, result, color);
+      break;
+    case Format::Json:
+      writeJson(out, result);
+      break;
+    case Format::Sarif:
+      writeSarif(out, result);
+      break;
+    case Format::Github:
+      writeGithub(out, result);
+      break;
+    }
+  };
+  // A report that could not be written whole is an error (exit 2), never a partial file: see
+  // lint/io/write_file.h.
+  std::string writeError;
   if (!outputFile.empty()) {
-    std::error_code ec;
-    file = std::make_unique<llvm::raw_fd_ostream>(outputFile, ec, llvm::sys::fs::OF_Text);
-    if (ec) return usageError("cannot write " + outputFile + ": " + ec.message());
-    out = file.get();
+    if (!writeOutputFile(outputFile, [&](llvm::raw_ostream &os) { writeReport(os, false); }, writeError))
+      writeError = "cannot write the report to " + outputFile + ": " + writeError;
+  } else {
+    writeReport(llvm::outs(), llvm::outs().has_colors());
+    if (std::error_code ec = finishStdout()) writeError = "cannot write the report to standard output: " + ec.message();
   }
-  if (report == Report::Layers) {
-    if (format == Format::Json) writeLayersJson(*out, result, options.settings);
-    else writeLayersText(*out, result, options.settings);
-  } else switch (format) {
-  case Format::Text:
-    writeText(*out, result, out == &llvm::outs() && llvm::outs().has_colors());
-    break;
-  case Format::Json:
-    writeJson(*out, result);
-    break;
-  case Format::Sarif:
-    writeSarif(*out, result);
-    break;
-  case Format::Github:
-    writeGithub(*out, result);
-    break;
-  }
-  out->flush();
   // Errors always reach the person running the tool, whatever the report format.
   writeErrorsText(llvm::errs(), result, llvm::errs().has_colors());
+  if (!writeError.empty()) return usageError(writeError);
 
   if (!result.errors.empty()) return 2;
   for (const Finding &f : result.findings)

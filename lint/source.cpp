@@ -37,17 +37,31 @@ SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(pat
   starts_.reserve(text_.size() / 32 + 2);
   starts_.push_back(0);
   const char *b = text_.data(), *e = b + text_.size();
-  for (const char *p = b; (p = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(e - p)))) != nullptr;)
-    starts_.push_back(static_cast<size_t>(++p - b));
+  if (std::memchr(b, '\r', text_.size()) == nullptr) {
+    for (const char *p = b; (p = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(e - p)))) != nullptr;)
+      starts_.push_back(static_cast<size_t>(++p - b));
+    return;
+  }
+  // Lines end at "\r\n", "\n" or a lone "\r" (old Mac OS), as YAML and the compilers read them.
+  for (const char *p = b; p < e; ++p) {
+    if (*p == '\r' && p + 1 < e && p[1] == '\n') ++p;
+    if (*p == '\n' || *p == '\r') starts_.push_back(static_cast<size_t>(p + 1 - b));
+  }
+}
+
+// The line break ending the text before `end`: "\r\n", "\n", "\r" or nothing.
+static size_t breakLength(const std::string &text, size_t end) {
+  if (end == 0) return 0;
+  if (text[end - 1] == '\n') return end >= 2 && text[end - 2] == '\r' ? 2 : 1;
+  return text[end - 1] == '\r' ? 1 : 0;
 }
 
 std::string_view SourceFile::line(int l) const {
   if (l < 0 || l >= lineCount()) return {};
   size_t b = starts_[l];
-  size_t e = l + 1 < lineCount() ? starts_[l + 1] - 1 : text_.size();
-  std::string_view v(text_.data() + b, e - b);
-  if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
-  return v;
+  size_t e = l + 1 < lineCount() ? starts_[l + 1] : text_.size();
+  e -= std::min(breakLength(text_, e), e - b);
+  return std::string_view(text_.data() + b, e - b);
 }
 
 Span SourceFile::spanAt(size_t offset, size_t length) const {
@@ -106,12 +120,13 @@ TextEdit SourceFile::replace(const Span &span, std::string replacement) const {
 TextEdit SourceFile::insertLineAfter(int line0, std::string lineText) const {
   TextEdit e;
   size_t at = line0 + 1 < lineCount() ? starts_[line0 + 1] : text_.size();
+  // The file's own line break, as the line ends (the previous one's at the end of the file).
   std::string nl = "\n";
-  std::string_view ln = line(line0);
-  if (ln.size() < (at - starts_[std::min(line0, lineCount() - 1)]) && at >= 2 && text_[at - 2] == '\r') nl = "\r\n";
+  if (size_t n = breakLength(text_, at)) nl = text_.substr(at - n, n);
+  else if (size_t p = line0 >= 1 && line0 < lineCount() ? breakLength(text_, starts_[line0]) : 0) nl = text_.substr(starts_[line0] - p, p);
   e.offset = at;
   e.length = 0;
-  e.replacement = (at == text_.size() && !text_.empty() && text_.back() != '\n' ? nl : "") + lineText + nl;
+  e.replacement = (at == text_.size() && !text_.empty() && breakLength(text_, at) == 0 ? nl : "") + lineText + nl;
   int insertedLine = line0 + 2;
   e.where = Span{path_, insertedLine, 1, insertedLine, 1};
   return e;

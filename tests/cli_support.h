@@ -43,18 +43,24 @@ struct TempDir {
   }
 };
 
-// Runs `PREFIX retrylint ARGS` in `dir` through the shell (PREFIX: limits such as `ulimit`, `timeout`).
-inline CliRun runRetrylintIn(const std::string &dir, const std::string &prefix, const std::string &args) {
+// Runs the shell command CMD in `dir` as `{ CMD; } > stdout 2> stderr < /dev/null`, with $RL the
+// retrylint binary: CMD may set limits (ulimit, trap) and redirect standard output itself.
+inline CliRun runShellIn(const std::string &dir, const std::string &cmd) {
   TempDir t;
   auto out = t.path / "stdout", err = t.path / "stderr";
-  std::string cmd = "cd '" + dir + "' && " + prefix + "'" + std::string(RETRYLINT_BINARY) + "' " + args + " > '" +
-                    out.string() + "' 2> '" + err.string() + "' < /dev/null";
-  int status = std::system(cmd.c_str());
+  std::string full = "cd '" + dir + "' && RL='" + std::string(RETRYLINT_BINARY) + "' && { " + cmd + "; } > '" +
+                     out.string() + "' 2> '" + err.string() + "' < /dev/null";
+  int status = std::system(full.c_str());
   CliRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+// Runs `PREFIX retrylint ARGS` in `dir` through the shell (PREFIX: limits such as `ulimit`, `timeout`).
+inline CliRun runRetrylintIn(const std::string &dir, const std::string &prefix, const std::string &args) {
+  return runShellIn(dir, prefix + "\"$RL\" " + args);
 }
 
 // Runs `retrylint ARGS` in the source directory (so fixture paths are relative).

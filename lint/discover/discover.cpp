@@ -53,23 +53,28 @@ struct Walk {
   // A CMake build tree (whatever its name) holds generated copies, not sources: its files are
   // dropped once its CMakeCache.txt is met (no probe per directory: one walk, no extra calls).
   std::vector<std::string> buildTrees;
-  std::error_code ec;            // the first directory that could not be read
+  std::vector<Diagnostic> errors; // each directory that could not be read
   std::vector<char> buffer;      // getdents64 output, reused for every directory of the walk
 };
 
-// One entry met under the walked path `given`. Returns whether to descend into it.
+// A path met under the walked path `given`, as reports show it: `./` dropped unless given so.
+std::string shown(const std::string &path, const std::string &given) {
+  if (llvm::StringRef(path).startswith("./") && !llvm::StringRef(given).startswith("./")) return path.substr(2);
+  return path;
+}
+
+// One entry met under the walked path `given`. Returns whether to descend into it. `top`: the
+// entry is in `given` itself, which is walked even when it is a build tree (it was asked for).
 bool visit(const std::string &p, file_type type, const std::string &given,
-           const std::function<bool(const std::string &)> &excluded, Walk &w) {
-  auto shown = [&](std::string path) {
-    if (llvm::StringRef(path).startswith("./") && !llvm::StringRef(given).startswith("./")) return path.substr(2);
-    return path;
-  };
+           const std::function<bool(const std::string &)> &excluded, Walk &w, bool top = false) {
   if (type == file_type::directory_file) return !isSkippedDirectory(p) && !(excluded && excluded(p));
   if (type != file_type::regular_file) return false; // links are never followed
-  if (llvm::sys::path::filename(p) == "CMakeCache.txt")
-    w.buildTrees.push_back(shown(llvm::sys::path::parent_path(p).str()) + "/");
-  else if (hasConfigExtension(p) && !(excluded && excluded(p)))
-    w.found.push_back(Candidate{shown(p), false});
+  if (llvm::sys::path::filename(p) == "CMakeCache.txt") {
+    if (!top)
+      w.buildTrees.push_back(shown(llvm::sys::path::parent_path(p).str(), given) + "/");
+  } else if (hasConfigExtension(p) && !(excluded && excluded(p))) {
+    w.found.push_back(Candidate{shown(p, given), false});
+  }
   return false;
 }
 
@@ -129,8 +134,10 @@ std::string joined(const std::string &dir, const char *name) {
 // many directories open however deep the tree.
 constexpr int kMaxOpenDirs = 64;
 
-int openDir(int parentFd, const char *name, const std::string &path) {
-  const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+// `follow`: for a directory named on the command line, which may be a link to one (as git and
+// ruff do); links met while walking are never followed.
+int openDir(int parentFd, const char *name, const std::string &path, bool follow = false) {
+  const int flags = O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW) | O_CLOEXEC | O_NONBLOCK;
   for (;;) {
     int fd = parentFd >= 0 ? ::openat(parentFd, name, flags) : ::open(path.c_str(), flags);
     if (fd >= 0 || errno != EINTR) return fd;
@@ -138,11 +145,16 @@ int openDir(int parentFd, const char *name, const std::string &path) {
 }
 
 // Opens a subdirectory met in a listing; -1 when it cannot be walked. Swapped for a link or
-// removed since the listing: not followed, not an error; any other failure is the walk's error.
-int openSubdir(int parentFd, const char *name, const std::string &path, Walk &w) {
+// A directory that could not be read, under its own path; the walk goes on.
+void walkError(Walk &w, const std::string &dir, const std::string &given, std::error_code ec) {
+  w.errors.push_back(Diagnostic{shown(dir, given), 0, 0, "cannot walk the directory: " + ec.message()});
+}
+
+// removed since the listing: not followed, not an error; any other failure is an error of its own.
+int openSubdir(int parentFd, const char *name, const std::string &path, const std::string &given, Walk &w) {
   int fd = openDir(parentFd, name, path);
-  if (fd < 0 && errno != ELOOP && errno != ENOENT && errno != ENOTDIR && !w.ec)
-    w.ec = std::error_code(errno, std::generic_category());
+  if (fd < 0 && errno != ELOOP && errno != ENOENT && errno != ENOTDIR)
+    walkError(w, path, given, std::error_code(errno, std::generic_category()));
   return fd;
 }
 
@@ -151,8 +163,7 @@ int openSubdir(int parentFd, const char *name, const std::string &path, Walk &w)
 void walkTree(int fd, const std::string &dir, const std::string &given,
               const std::function<bool(const std::string &)> &excluded, Walk &w, int depth) {
   Listing here;
-  std::error_code ec = list(fd, w, here);
-  if (ec && !w.ec) w.ec = ec;
+  if (std::error_code ec = list(fd, w, here)) walkError(w, dir, given, ec);
   const bool keepOpen = depth < kMaxOpenDirs;
   if (!keepOpen) {
     ::close(fd);
@@ -162,7 +173,7 @@ void walkTree(int fd, const std::string &dir, const std::string &given,
     const char *name = here.names.data() + offset;
     std::string p = joined(dir, name);
     if (!visit(p, type, given, excluded, w)) continue;
-    if (int sub = openSubdir(fd, name, p, w); sub >= 0) walkTree(sub, p, given, excluded, w, depth + 1);
+    if (int sub = openSubdir(fd, name, p, given, w); sub >= 0) walkTree(sub, p, given, excluded, w, depth + 1);
   }
   if (fd >= 0) ::close(fd);
 }
@@ -187,32 +198,32 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
     // walk (mostly system calls) is shared between the cores like the analysis after it.
     std::vector<Walk> walks(1);
     std::vector<std::pair<std::string, std::string>> subdirs; // name, path
-    const int top = openDir(-1, nullptr, given);
+    const int top = openDir(-1, nullptr, given, /*follow=*/true);
     if (top < 0) {
       errors.push_back(Diagnostic{given, 0, 0, "cannot walk the directory: " + std::error_code(errno, std::generic_category()).message()});
       continue;
     }
     Listing listing;
-    walks[0].ec = list(top, walks[0], listing);
+    if (std::error_code ec = list(top, walks[0], listing)) walkError(walks[0], given, given, ec);
     for (const auto &[offset, type] : listing.entries) {
       const char *name = listing.names.data() + offset;
       std::string p = joined(given, name);
-      if (visit(p, type, given, excluded, walks[0])) subdirs.emplace_back(name, std::move(p));
+      if (visit(p, type, given, excluded, walks[0], /*top=*/true)) subdirs.emplace_back(name, std::move(p));
     }
     walks.resize(subdirs.size() + 1);
     forEachIndex(subdirs.size(), jobs, [&](size_t i) {
       Walk &w = walks[i + 1];
-      if (int fd = openSubdir(top, subdirs[i].first.c_str(), subdirs[i].second, w); fd >= 0)
+      if (int fd = openSubdir(top, subdirs[i].first.c_str(), subdirs[i].second, given, w); fd >= 0)
         walkTree(fd, subdirs[i].second, given, excluded, w, 1);
     });
     ::close(top);
     std::vector<Candidate> found;
     std::vector<std::string> buildTrees;
-    std::error_code ec;
     for (Walk &w : walks) {
       std::move(w.found.begin(), w.found.end(), std::back_inserter(found));
       std::move(w.buildTrees.begin(), w.buildTrees.end(), std::back_inserter(buildTrees));
-      if (w.ec && !ec) ec = w.ec;
+      // Each directory that could not be read is reported; the rest of the tree is still walked.
+      std::move(w.errors.begin(), w.errors.end(), std::back_inserter(errors));
     }
     if (!buildTrees.empty())
       llvm::erase_if(found, [&](const Candidate &c) {
@@ -220,8 +231,6 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
           if (llvm::StringRef(c.path).startswith(tree)) return true;
         return false;
       });
-    // A directory that could not be read is reported; the rest of the tree is still walked.
-    if (ec) errors.push_back(Diagnostic{given, 0, 0, "cannot walk the directory: " + ec.message()});
     std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.path < b.path; });
     out.insert(out.end(), found.begin(), found.end());
   }

@@ -15,8 +15,10 @@ struct Candidate {
 };
 
 // Files named on the command line are always candidates; in directories, files whose names a
-// supported dialect can have (see hasConfigExtension). Version-control and build folders are skipped
-// and symbolic links to directories are not followed. Missing paths become errors.
+// supported dialect can have (see hasConfigExtension). Version-control and build folders found while
+// walking are skipped and symbolic links met while walking are not followed; a directory named on
+// the command line is always walked, through a link if it is one. Missing paths become errors, and
+// so does each directory that cannot be read, under its own path.
 // `excluded` (optional) drops files and whole directories (the project config's `exclude`).
 // `jobs` > 1 walks the subdirectories of each given directory in parallel; the result is the same.
 std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors,
@@ -28,7 +30,7 @@ bool hasConfigExtension(std::string_view path);
 // Extensions of files that are never YAML (INI, .properties, C++): a text dialect reads them or nothing does.
 bool hasKnownNonYamlExtension(std::string_view path);
 // Directories never walked, by name (.git, node_modules, cmake-build-*, …). A directory holding a
-// CMakeCache.txt, a build tree whatever its name, is dropped by discover() as well.
+// CMakeCache.txt, a build tree whatever its name, is dropped by discover() as well (unless named).
 bool isSkippedDirectory(std::string_view dirPath);
 
 } // namespace retrylint

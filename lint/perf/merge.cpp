@@ -4,6 +4,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "lint/io/write_file.h"
 #include "lint/perf/cache.h"
 #include "lint/report/report.h"
 
@@ -147,20 +148,18 @@ int mergeMain(int argc, char **argv) {
                                   }),
                       merged.errors.end());
 
-  std::unique_ptr<llvm::raw_fd_ostream> file;
-  llvm::raw_ostream *out = &llvm::outs();
-  if (!output.empty()) {
-    std::error_code ec;
-    file = std::make_unique<llvm::raw_fd_ostream>(output, ec, llvm::sys::fs::OF_Text);
-    if (ec) return usage("cannot write " + output + ": " + ec.message());
-    out = file.get();
-  }
-  if (format == "json") writeJson(*out, merged);
-  else if (format == "sarif") writeSarif(*out, merged);
-  else if (format == "github") writeGithub(*out, merged);
-  else writeText(*out, merged, false);
-  out->flush();
+  auto write = [&](llvm::raw_ostream &out) {
+    if (format == "json") writeJson(out, merged);
+    else if (format == "sarif") writeSarif(out, merged);
+    else if (format == "github") writeGithub(out, merged);
+    else writeText(out, merged, false);
+  };
+  // All or nothing, every write error an exit 2: see lint/io/write_file.h.
+  std::string error;
+  if (!writeOutputFile(output.empty() ? "-" : output, write, error))
+    error = "cannot write the report to " + (output.empty() ? std::string("standard output") : output) + ": " + error;
   writeErrorsText(llvm::errs(), merged, false);
+  if (!error.empty()) return usage(error);
   if (!merged.errors.empty()) return 2;
   for (const Finding &f : merged.findings)
     if (f.severity >= *failSeverity) return 1;

@@ -14,7 +14,7 @@ std::string validUtf8(std::string_view s);
 
 // `path:line:col: severity: message [RL101 backoff-missing-jitter]`, one line per finding.
 void writeText(llvm::raw_ostream &out, const RunResult &result, bool color);
-// Errors in the same compiler style (`path:line:col: error: message`), for standard error.
+// Warnings, then errors, in the same compiler style (`path:line:col: error: message`), for standard error.
 void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color);
 // JSON output, version 1 (shared/spec/interface.md).
 void writeJson(llvm::raw_ostream &out, const RunResult &result);

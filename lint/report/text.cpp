@@ -70,12 +70,13 @@ void writeText(llvm::raw_ostream &out, const RunResult &result, bool color) {
 }
 
 void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color) {
-  for (const Diagnostic &d : result.errors) {
-    location(out, d.path, d.line, d.column, color);
-    out << " ";
-    severityWord(out, Severity::Error, color);
-    out << " " << escapeControls(d.message) << "\n";
-  }
+  for (const auto *list : {&result.warnings, &result.errors})
+    for (const Diagnostic &d : *list) {
+      location(out, d.path, d.line, d.column, color);
+      out << " ";
+      severityWord(out, list == &result.errors ? Severity::Error : Severity::Warning, color);
+      out << " " << escapeControls(d.message) << "\n";
+    }
 }
 
 } // namespace retrylint

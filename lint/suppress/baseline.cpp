@@ -1,6 +1,10 @@
 #include "lint/suppress/baseline.h"
+#include "lint/io/write_file.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <system_error>
 #include <regex>
 
 #include <llvm/Support/FileSystem.h>
@@ -14,15 +18,50 @@ std::string normalisePath(std::string p) {
   while (p.rfind("./", 0) == 0) p.erase(0, 2);
   return p;
 }
+// A baseline is a few hundred bytes per finding: one this large is not one, and parsing it whole
+// (a JSON tree is several times the text) could exhaust memory.
+constexpr uint64_t kMaxBaselineBytes = 64ull << 20;
+
+// Reads at most `limit` bytes of `path` (a pipe too, read as a stream); an error message when it
+// cannot be read or holds more.
+std::string readBounded(const std::string &path, uint64_t limit, std::string &text) {
+  auto tooBig = [&] {
+    return "the baseline is larger than " + std::to_string(limit >> 20) + " MiB; not a retrylint baseline";
+  };
+  auto fd = llvm::sys::fs::openNativeFileForRead(path);
+  if (!fd) return "cannot read the baseline: " + llvm::toString(fd.takeError());
+  struct Closer {
+    llvm::sys::fs::file_t fd;
+    ~Closer() { llvm::sys::fs::closeFile(fd); }
+  } closer{*fd};
+  llvm::sys::fs::file_status st;
+  if (std::error_code ec = llvm::sys::fs::status(*fd, st)) return "cannot read the baseline: " + ec.message();
+  if (st.type() == llvm::sys::fs::file_type::directory_file) return "cannot read the baseline: " + std::make_error_code(std::errc::is_a_directory).message();
+  if (st.type() == llvm::sys::fs::file_type::regular_file && st.getSize() > limit) return tooBig();
+  // A regular file's size may change meanwhile, and a pipe's or device's is unknown: read in
+  // chunks up to one byte past the limit.
+  text.clear();
+  constexpr size_t kChunk = 1 << 16;
+  for (;;) {
+    size_t have = text.size();
+    text.resize(have + kChunk);
+    auto got = llvm::sys::fs::readNativeFile(*fd, llvm::makeMutableArrayRef(text.data() + have, kChunk));
+    if (!got) return "cannot read the baseline: " + llvm::toString(got.takeError());
+    text.resize(have + *got);
+    if (*got == 0) return {};
+    if (text.size() > limit) return tooBig();
+  }
+}
+
 } // namespace
 
 std::optional<Baseline> loadBaseline(const std::string &path, std::vector<Diagnostic> &errors) {
-  auto buf = llvm::MemoryBuffer::getFile(path);
-  if (!buf) {
-    errors.push_back(Diagnostic{path, 0, 0, "cannot read the baseline: " + buf.getError().message()});
+  std::string text;
+  if (std::string error = readBounded(path, kMaxBaselineBytes, text); !error.empty()) {
+    errors.push_back(Diagnostic{path, 0, 0, error});
     return std::nullopt;
   }
-  auto parsed = llvm::json::parse((*buf)->getBuffer());
+  auto parsed = llvm::json::parse(text);
   if (!parsed) {
     std::string msg = llvm::toString(parsed.takeError());
     int line = 0, col = 0;
@@ -42,17 +81,34 @@ std::optional<Baseline> loadBaseline(const std::string &path, std::vector<Diagno
     return std::nullopt;
   }
   Baseline b;
+  size_t index = 0;
   for (const auto &v : *findings) {
+    ++index;
     const llvm::json::Object *f = v.getAsObject();
     auto rule = f ? f->getString("rule") : llvm::None;
     auto file = f ? f->getString("path") : llvm::None;
     auto fp = f ? f->getString("fingerprint") : llvm::None;
     if (!rule || !file || !fp) {
-      errors.push_back(Diagnostic{path, 0, 0, "baseline entry without rule, path and fingerprint"});
+      errors.push_back(Diagnostic{path, 0, 0, "baseline entry " + std::to_string(index) + " has no rule, path and fingerprint"});
       return std::nullopt;
     }
-    int count = static_cast<int>(f->getInteger("count").getValueOr(1));
-    b.entries[{rule->str(), normalisePath(file->str()), fp->str()}] += std::max(count, 1);
+    // How many findings of this rule and construct the file had: a whole number from 1 up.
+    int64_t count = 1;
+    if (const llvm::json::Value *c = f->get("count")) {
+      auto n = c->getAsInteger();
+      if (!n || *n < 1 || *n > std::numeric_limits<int>::max()) {
+        std::string shown;
+        llvm::raw_string_ostream os(shown);
+        os << *c;
+        errors.push_back(Diagnostic{path, 0, 0, "baseline entry " + std::to_string(index) + " (" + rule->str() + " in " +
+                                                    file->str() + "): count must be a whole number from 1 to " +
+                                                    std::to_string(std::numeric_limits<int>::max()) + ", not " + os.str()});
+        return std::nullopt;
+      }
+      count = *n;
+    }
+    int &slot = b.entries[{rule->str(), normalisePath(file->str()), fp->str()}];
+    slot = static_cast<int>(std::min<int64_t>(slot + count, std::numeric_limits<int>::max()));
   }
   return b;
 }
@@ -63,32 +119,28 @@ bool writeBaseline(const std::string &path, const std::vector<Finding> &findings
     auto &slot = grouped[{f.rule, normalisePath(f.where.path), f.fingerprint}];
     if (slot.first++ == 0) slot.second = f.message;
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    error = ec.message();
-    return false;
-  }
-  llvm::json::OStream j(os, 2);
-  j.object([&] {
-    j.attribute("version", 1);
-    j.attribute("tool", "retrylint");
-    j.attributeArray("findings", [&] {
-      for (const auto &entry : grouped) {
-        const auto &key = entry.first; // not a structured binding: clang 14 cannot capture those
-        const auto &value = entry.second;
-        j.object([&] {
-          j.attribute("rule", std::get<0>(key));
-          j.attribute("path", std::get<1>(key));
-          j.attribute("fingerprint", std::get<2>(key));
-          if (value.first > 1) j.attribute("count", value.first);
-          j.attribute("message", value.second);
-        });
-      }
+  // All or nothing: a full disk never leaves a truncated baseline in place of the old one.
+  return writeOutputFile(path, [&](llvm::raw_ostream &os) {
+    llvm::json::OStream j(os, 2);
+    j.object([&] {
+      j.attribute("version", 1);
+      j.attribute("tool", "retrylint");
+      j.attributeArray("findings", [&] {
+        for (const auto &entry : grouped) {
+          const auto &key = entry.first; // not a structured binding: clang 14 cannot capture those
+          const auto &value = entry.second;
+          j.object([&] {
+            j.attribute("rule", std::get<0>(key));
+            j.attribute("path", std::get<1>(key));
+            j.attribute("fingerprint", std::get<2>(key));
+            if (value.first > 1) j.attribute("count", value.first);
+            j.attribute("message", value.second);
+          });
+        }
+      });
     });
-  });
-  os << "\n";
-  return true;
+    os << "\n";
+  }, error);
 }
 
 size_t applyBaseline(const Baseline &baseline, std::vector<Finding> &findings) {

@@ -6,7 +6,7 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
 
-#include <sstream>
+#include <tuple>
 
 namespace retrylint {
 
@@ -17,34 +17,107 @@ std::string absolutePath(const std::string &path) {
   return abs.str().str();
 }
 
-ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDir) {
-  ChangedLines out;
-  std::istringstream in(diff);
-  std::string line, current;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.rfind("+++ ", 0) == 0) {
-      std::string p = line.substr(4);
-      size_t tab = p.find('\t');
-      if (tab != std::string::npos) p.resize(tab);
-      if (p == "/dev/null") {
-        current.clear();
-        continue;
-      }
-      if (p.size() > 1 && p[0] == '"' && p.back() == '"') p = p.substr(1, p.size() - 2);
-      if (p.rfind("b/", 0) == 0) p = p.substr(2);
-      llvm::SmallString<256> full(baseDir);
-      llvm::sys::path::append(full, p);
-      current = absolutePath(full.str().str());
-      out[current]; // a changed file, even if only lines were removed
+std::string diffHeaderPath(std::string_view field) {
+  if (field.empty() || field[0] != '"') return std::string(field.substr(0, field.find('\t'))); // `path<TAB>date`
+  // Git's C-style quoting: \" \\ \a \b \t \n \v \f \r, and \ooo for any other byte.
+  std::string out;
+  for (size_t i = 1; i < field.size() && field[i] != '"'; ++i) {
+    if (field[i] != '\\' || i + 1 >= field.size()) {
+      out += field[i];
       continue;
     }
-    if (line.rfind("@@ ", 0) == 0 && !current.empty()) {
-      size_t plus = line.find(" +");
-      if (plus == std::string::npos) continue;
-      int start = 0, count = 1;
-      if (std::sscanf(line.c_str() + plus + 2, "%d,%d", &start, &count) < 1) continue;
-      if (count > 0) out[current].push_back({start, start + count - 1});
+    char e = field[++i];
+    switch (e) {
+    case 'a': out += '\a'; break;
+    case 'b': out += '\b'; break;
+    case 't': out += '\t'; break;
+    case 'n': out += '\n'; break;
+    case 'v': out += '\v'; break;
+    case 'f': out += '\f'; break;
+    case 'r': out += '\r'; break;
+    default:
+      if (e >= '0' && e <= '7') {
+        unsigned v = 0;
+        for (int n = 0; n < 3 && i < field.size() && field[i] >= '0' && field[i] <= '7'; ++n, ++i) v = v * 8 + (field[i] - '0');
+        --i;
+        out += static_cast<char>(v & 0xff);
+      } else {
+        out += e; // \" and \\, and any escape git does not write, taken as the character
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+// `@@ -a[,b] +c[,d] @@`: the old and new line counts and the first new line.
+bool parseHunkHeader(llvm::StringRef line, int &oldCount, int &newStart, int &newCount) {
+  if (!line.consume_front("@@ -")) return false;
+  unsigned a = 0, b = 1, c = 0, d = 1;
+  if (line.consumeInteger(10, a)) return false;
+  if (line.consume_front(",") && line.consumeInteger(10, b)) return false;
+  if (!line.consume_front(" +") || line.consumeInteger(10, c)) return false;
+  if (line.consume_front(",") && line.consumeInteger(10, d)) return false;
+  if (!line.startswith(" @@")) return false;
+  constexpr unsigned kMax = 1u << 30;
+  if (b > kMax || c > kMax || d > kMax) return false;
+  oldCount = static_cast<int>(b);
+  newStart = static_cast<int>(c);
+  newCount = static_cast<int>(d);
+  return true;
+}
+} // namespace
+
+ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDir) {
+  ChangedLines out;
+  std::vector<std::pair<int, int>> *current = nullptr; // ranges of the file the hunks are for
+  auto setFile = [&](const std::string &p) {
+    llvm::SmallString<256> full(baseDir);
+    llvm::sys::path::append(full, p);
+    current = &out[absolutePath(full.str().str())]; // a changed file, even if only lines were removed
+  };
+  // Inside a hunk, its header says how many old and new lines follow: a line is a file header
+  // (`+++ path`) only outside a hunk, so an added line `++ x` (written `+++ x`) stays an added line.
+  int oldLeft = 0, newLeft = 0, newLine = 0;
+  llvm::StringRef rest(diff);
+  while (!rest.empty()) {
+    llvm::StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    if (line.endswith("\r")) line = line.drop_back();
+    if (oldLeft > 0 || newLeft > 0) {
+      char c = line.empty() ? ' ' : line[0]; // an empty line: a context line whose space was stripped
+      if (c == '+' && newLeft > 0) {
+        --newLeft;
+        if (current) {
+          if (!current->empty() && current->back().second == newLine - 1) current->back().second = newLine;
+          else current->push_back({newLine, newLine});
+        }
+        ++newLine;
+        continue;
+      }
+      if (c == '-' && oldLeft > 0) {
+        --oldLeft;
+        continue;
+      }
+      if (c == ' ' && oldLeft > 0 && newLeft > 0) {
+        --oldLeft, --newLeft, ++newLine;
+        continue;
+      }
+      if (c == '\\') continue; // "\ No newline at end of file"
+      oldLeft = newLeft = 0;   // the counts were wrong: read on as headers
+    }
+    if (line.startswith("+++ ")) {
+      std::string p = diffHeaderPath(line.drop_front(4));
+      if (p == "/dev/null") current = nullptr; // deleted
+      else setFile(llvm::StringRef(p).startswith("b/") ? p.substr(2) : p);
+    } else if (line.startswith("rename to ")) {
+      setFile(diffHeaderPath(line.drop_front(10))); // a rename, perhaps with no hunk at all
+    } else if (line.startswith("diff ")) {
+      current = nullptr; // the next file's headers follow
+    } else if (int oldCount, newStart, newCount; parseHunkHeader(line, oldCount, newStart, newCount)) {
+      oldLeft = oldCount;
+      newLeft = newCount;
+      newLine = newStart;
     }
   }
   return out;

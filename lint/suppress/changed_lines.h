@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,8 +15,15 @@ namespace retrylint {
 // Absolute path -> changed line ranges (new side, inclusive).
 using ChangedLines = std::map<std::string, std::vector<std::pair<int, int>>>;
 
-// Parses a unified diff; paths are resolved against `baseDir` after dropping a/ and b/ prefixes.
+// Parses a unified diff (git's or diff -u's) by its hunk counts: the added lines of each file,
+// keyed by its new path resolved against `baseDir` after dropping the b/ prefix. A deleted file
+// (+++ /dev/null) has no entry; a renamed one is under its new name.
 ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDir);
+
+// The path in a `+++ ` or `rename to ` header field: git's C-style quoted form ("a\"b\tc",
+// \ooo for other bytes) unescaped, an unquoted one cut at a TAB (diff -u's date, or git's
+// marker after a name with spaces).
+std::string diffHeaderPath(std::string_view field);
 
 // `git diff -U0 REV` in the current directory, run so that nothing configured in the repository
 // can execute (no external diff, no textconv, no fsmonitor hook). Errors go to `error`.
