@@ -73,6 +73,8 @@ cl::opt<unsigned> cppTimeout("cpp-timeout", cl::desc("Abandon a C++ file after t
 cl::opt<std::string> cacheDir("cache-dir", cl::desc("Reuse results of unchanged files from <dir> (default: $RETRYLINT_CACHE_DIR if set, else no cache)"),
                               cl::value_desc("dir"), cl::cat(category));
 cl::opt<bool> noCache("no-cache", cl::desc("Do not read or write the result cache"), cl::cat(category));
+cl::opt<bool> verbose("verbose", cl::desc("Say on standard error which config file is used"),
+                      cl::cat(category));
 cl::opt<std::string> shard("shard", cl::desc("Analyse only share K of N of the inputs (by path hash); combine the JSON reports with `retrylint merge`"),
                            cl::value_desc("K/N"), cl::cat(category));
 cl::opt<bool> noPrefilter("no-prefilter", cl::desc("Hand every file to the parsers (to measure the pre-filter)"), cl::Hidden,
@@ -166,7 +168,15 @@ int main(int argc, char **argv) {
   if (cfgPath.empty()) {
     llvm::SmallString<256> cwd;
     llvm::sys::fs::current_path(cwd);
-    cfgPath = findProjectConfig(cwd.str().str());
+    std::string stoppedAt;
+    cfgPath = findProjectConfig(cwd.str().str(), &stoppedAt);
+    if (verbose && cfgPath.empty())
+      llvm::errs() << "retrylint: no config: no .retrylint.yaml from " << cwd << " up to " << stoppedAt << "\n";
+  }
+  if (verbose && !cfgPath.empty()) {
+    llvm::SmallString<256> abs(cfgPath);
+    llvm::sys::fs::make_absolute(abs);
+    llvm::errs() << "retrylint: " << (cfgPath == "/dev/null" ? "no config: --config /dev/null" : "using config " + abs.str().str()) << "\n";
   }
   // `--config /dev/null`: run with no project config at all.
   if (cfgPath == "/dev/null") cfgPath.clear();
