@@ -70,10 +70,12 @@ cl::opt<int> maxNesting("max-nesting", cl::desc("Do not analyse YAML/JSON nested
                         cl::init(0), cl::cat(category));
 cl::opt<unsigned> cppTimeout("cpp-timeout", cl::desc("Abandon a C++ file after this many seconds of parsing, with an error (default 60, 0: no limit)"),
                              cl::init(60), cl::value_desc("seconds"), cl::cat(category));
-cl::opt<std::string> cacheDir("cache-dir", cl::desc("Reuse results of unchanged files from <dir> (default: $RETRYLINT_CACHE_DIR if set, else no cache)"),
+cl::opt<std::string> cacheDir("cache-dir", cl::desc("Reuse results of unchanged files from <dir> (default: $RETRYLINT_CACHE_DIR if set, else no cache). "
+                                                    "Entries are signed with $RETRYLINT_CACHE_KEY (16+ characters; a secret in CI), "
+                                                    "else with a key made in $XDG_CONFIG_HOME/retrylint/cache-key (~/.config/...)"),
                               cl::value_desc("dir"), cl::cat(category));
 cl::opt<bool> noCache("no-cache", cl::desc("Do not read or write the result cache"), cl::cat(category));
-cl::opt<bool> verbose("verbose", cl::desc("Say on standard error which config file is used"),
+cl::opt<bool> verbose("verbose", cl::desc("Say on standard error which config file is used and how the result cache fared"),
                       cl::cat(category));
 cl::opt<std::string> shard("shard", cl::desc("Analyse only share K of N of the inputs (by path hash); combine the JSON reports with `retrylint merge`"),
                            cl::value_desc("K/N"), cl::cat(category));
@@ -153,6 +155,16 @@ int main(int argc, char **argv) {
     options.cache_dir = cacheDir;
     if (cacheDir.getNumOccurrences() == 0)
       if (auto env = llvm::sys::Process::GetEnv("RETRYLINT_CACHE_DIR")) options.cache_dir = *env;
+    // Entries are authenticated with a secret kept outside the cache; without one, no cache.
+    if (!options.cache_dir.empty()) {
+      std::string why;
+      if (auto secret = cacheSecret(options.cache_dir, why)) {
+        options.cache_secret = std::move(*secret);
+      } else {
+        llvm::errs() << "retrylint: warning: not using the result cache in " << options.cache_dir << ": " << why << "\n";
+        options.cache_dir.clear();
+      }
+    }
   }
   if (!shard.empty()) {
     auto kn = parseShard(shard);
@@ -308,6 +320,9 @@ int main(int argc, char **argv) {
     break;
   }
   out->flush();
+  if (verbose && result.stats.cache_used)
+    llvm::errs() << "retrylint: cache hits: " << result.stats.cache_hits << ", misses: " << result.stats.cache_misses
+                 << ", rejected entries: " << result.stats.cache_rejected << "\n";
   // Errors always reach the person running the tool, whatever the report format.
   writeErrorsText(llvm::errs(), result, llvm::errs().has_colors());
 
