@@ -1,6 +1,7 @@
 #include "lint/engine.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <optional>
 #include <regex>
@@ -441,7 +442,9 @@ RunResult run(const RunOptions &options) {
   // the chain pass needs every file's policies, so nothing is cached.
   std::optional<ResultCache> cache;
   const bool layered = options.config && !options.config->layers.empty();
-  if (!options.cache_dir.empty() && !layered && !options.keep_models) cache.emplace(options.cache_dir);
+  if (!options.cache_dir.empty() && !options.cache_secret.empty() && !layered && !options.keep_models)
+    cache.emplace(options.cache_dir, options.cache_secret);
+  std::atomic<size_t> hits{0}, misses{0}, rejected{0};
 
   auto analyseOne = [&](size_t i) {
     const Candidate &c = files[i];
@@ -452,10 +455,14 @@ RunResult run(const RunOptions &options) {
     std::string key;
     if (cache && !cppExtractor().recogniseText(SourceFile(c.path, ""))) {
       key = ResultCache::key(c.path, c.named, text, options);
-      if (auto hit = cache->load(key)) {
+      bool bad = false;
+      if (auto hit = cache->load(key, c.path, text, &bad)) {
+        ++hits;
         r = std::move(*hit);
         return;
       }
+      ++misses;
+      if (bad) ++rejected;
     }
     try {
       r = analyseText(c.path, std::move(text), c.named, options);
@@ -468,6 +475,10 @@ RunResult run(const RunOptions &options) {
   forEachIndex(files.size(), options.jobs, analyseOne);
 
   result.stats.files_seen = files.size();
+  result.stats.cache_used = cache.has_value();
+  result.stats.cache_hits = hits;
+  result.stats.cache_misses = misses;
+  result.stats.cache_rejected = rejected;
   for (FileResult &r : perFile) {
     if (r.analysed) ++result.stats.files_analysed;
     result.stats.policies += r.policies;

@@ -24,6 +24,7 @@ struct RunOptions {
   ExtractOptions extract;              // -p BUILD_DIR and other extractor inputs
   bool keep_models = false;            // keep every file's policies in RunResult (--report layers)
   std::string cache_dir;                // results by content hash (lint/perf/cache.h); "" = no cache
+  std::string cache_secret;             // authenticates its entries (cacheSecret()); "" = no cache
   unsigned shard = 1, shards = 1;      // --shard K/N: analyse only this share of the inputs
 };
 
@@ -31,6 +32,9 @@ struct Stats {
   size_t files_seen = 0;     // files considered
   size_t files_analysed = 0; // files holding a recognised retry config
   size_t policies = 0;       // retry policies extracted
+  bool cache_used = false;   // the result cache was read and written
+  size_t cache_hits = 0, cache_misses = 0;
+  size_t cache_rejected = 0; // of the misses: entries there that did not verify or fit the file
 };
 
 struct RunResult {

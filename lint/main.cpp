@@ -71,9 +71,13 @@ cl::opt<int> maxNesting("max-nesting", cl::desc("Do not analyse YAML/JSON nested
                         cl::init(0), cl::cat(category));
 cl::opt<unsigned> cppTimeout("cpp-timeout", cl::desc("Abandon a C++ file after this many seconds of parsing, with an error (default 60, 0: no limit)"),
                              cl::init(60), cl::value_desc("seconds"), cl::cat(category));
-cl::opt<std::string> cacheDir("cache-dir", cl::desc("Reuse results of unchanged files from <dir> (default: $RETRYLINT_CACHE_DIR if set, else no cache)"),
+cl::opt<std::string> cacheDir("cache-dir", cl::desc("Reuse results of unchanged files from <dir> (default: $RETRYLINT_CACHE_DIR if set, else no cache). "
+                                                    "Entries are signed with $RETRYLINT_CACHE_KEY (16+ characters; a secret in CI), "
+                                                    "else with a key made in $XDG_CONFIG_HOME/retrylint/cache-key (~/.config/...)"),
                               cl::value_desc("dir"), cl::cat(category));
 cl::opt<bool> noCache("no-cache", cl::desc("Do not read or write the result cache"), cl::cat(category));
+cl::opt<bool> verbose("verbose", cl::desc("Say on standard error which config file is used and how the result cache fared"),
+                      cl::cat(category));
 cl::opt<std::string> shard("shard", cl::desc("Analyse only share K of N of the inputs (by path hash); combine the JSON reports with `retrylint merge`"),
                            cl::value_desc("K/N"), cl::cat(category));
 cl::opt<bool> noPrefilter("no-prefilter", cl::desc("Hand every file to the parsers (to measure the pre-filter)"), cl::Hidden,
@@ -95,9 +99,26 @@ int stdoutWritten() {
   return 0;
 }
 
+int runCommandLine(int argc, char **argv);
+
 } // namespace
 
 int main(int argc, char **argv) {
+  int code = runCommandLine(argc, argv);
+  // A standard stream that could not be written (a full disk, a closed pipe) must not turn
+  // into LLVM's "IO failure" abort at exit: the report's own errors were handled where it was
+  // written; what is left is stderr, which has no one left to tell.
+  if (finishStdout() && code < 2) code = 2;
+  if (llvm::errs().has_error()) {
+    llvm::errs().clear_error();
+    if (code < 2) code = 2;
+  }
+  return code;
+}
+
+namespace {
+
+int runCommandLine(int argc, char **argv) {
   if (argc > 1 && llvm::StringRef(argv[1]) == "merge") return mergeMain(argc - 1, argv + 1);
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter(printVersion);
@@ -159,6 +180,16 @@ int main(int argc, char **argv) {
     options.cache_dir = cacheDir;
     if (cacheDir.getNumOccurrences() == 0)
       if (auto env = llvm::sys::Process::GetEnv("RETRYLINT_CACHE_DIR")) options.cache_dir = *env;
+    // Entries are authenticated with a secret kept outside the cache; without one, no cache.
+    if (!options.cache_dir.empty()) {
+      std::string why;
+      if (auto secret = cacheSecret(options.cache_dir, why)) {
+        options.cache_secret = std::move(*secret);
+      } else {
+        llvm::errs() << "retrylint: warning: not using the result cache in " << options.cache_dir << ": " << why << "\n";
+        options.cache_dir.clear();
+      }
+    }
   }
   if (!shard.empty()) {
     auto kn = parseShard(shard);
@@ -174,7 +205,15 @@ int main(int argc, char **argv) {
   if (cfgPath.empty()) {
     llvm::SmallString<256> cwd;
     llvm::sys::fs::current_path(cwd);
-    cfgPath = findProjectConfig(cwd.str().str());
+    std::string stoppedAt;
+    cfgPath = findProjectConfig(cwd.str().str(), &stoppedAt);
+    if (verbose && cfgPath.empty())
+      llvm::errs() << "retrylint: no config: no .retrylint.yaml from " << cwd << " up to " << stoppedAt << "\n";
+  }
+  if (verbose && !cfgPath.empty()) {
+    llvm::SmallString<256> abs(cfgPath);
+    llvm::sys::fs::make_absolute(abs);
+    llvm::errs() << "retrylint: " << (cfgPath == "/dev/null" ? "no config: --config /dev/null" : "using config " + abs.str().str()) << "\n";
   }
   // `--config /dev/null`: run with no project config at all.
   if (cfgPath == "/dev/null") cfgPath.clear();
@@ -312,6 +351,9 @@ int main(int argc, char **argv) {
     writeReport(llvm::outs(), llvm::outs().has_colors());
     if (std::error_code ec = finishStdout()) writeError = "cannot write the report to standard output: " + ec.message();
   }
+  if (verbose && result.stats.cache_used)
+    llvm::errs() << "retrylint: cache hits: " << result.stats.cache_hits << ", misses: " << result.stats.cache_misses
+                 << ", rejected entries: " << result.stats.cache_rejected << "\n";
   // Errors always reach the person running the tool, whatever the report format.
   writeErrorsText(llvm::errs(), result, llvm::errs().has_colors());
   if (!writeError.empty()) return usageError(writeError);
@@ -321,3 +363,5 @@ int main(int argc, char **argv) {
     if (f.severity >= *failSeverity) return 1;
   return 0;
 }
+
+} // namespace

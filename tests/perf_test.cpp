@@ -119,6 +119,9 @@ TEST(Cache, FileResultsRoundTripThroughJson) {
 
 TEST(Cache, CachedRunsPrintTheSameBytesAndChangesInvalidate) {
   TempDir t;
+  // The key that signs the entries is made here, not in the user's ~/.config.
+  ::setenv("XDG_CONFIG_HOME", (t.path / "config").c_str(), 1);
+  ::unsetenv("RETRYLINT_CACHE_KEY");
   std::string cache = (t.path / "cache").string();
   std::string tree = (t.path / "tree").string();
   fs::create_directories(tree);
@@ -174,6 +177,8 @@ TEST(Cache, CachedRunsPrintTheSameBytesAndChangesInvalidate) {
   EXPECT_EQ(configured.out, runRetrylint("--no-cache --config '" + cfg + "' --format json '" + tree + "'").out);
   EXPECT_EQ(configured.out.find("\"RL203\""), std::string::npos);
   EXPECT_NE(changed.out.find("\"RL203\""), std::string::npos);
+  EXPECT_TRUE(fs::is_regular_file(t.path / "config" / "retrylint" / "cache-key"));
+  ::unsetenv("XDG_CONFIG_HOME");
 }
 
 TEST(Shard, ShardsCoverTheRunOnceAndMergeToTheSameReport) {

@@ -11,6 +11,8 @@
 #include <llvm/Support/Path.h>
 #include <yaml-cpp/yaml.h>
 
+#include <sys/stat.h>
+
 #include "lint/engine.h"
 
 namespace retrylint {
@@ -210,18 +212,32 @@ bool matchOne(const std::string &pattern, const std::string &text) {
 
 } // namespace
 
-std::string findProjectConfig(const std::string &startDir) {
+std::string findProjectConfig(const std::string &startDir, std::string *stoppedAt) {
   llvm::SmallString<256> dir(startDir);
   llvm::sys::fs::make_absolute(dir);
-  while (!dir.empty()) {
+  llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+  auto stop = [&](const char *why) {
+    if (stoppedAt) *stoppedAt = dir.str().str() + " (" + why + ")";
+    return std::string();
+  };
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0) return stop("cannot be read");
+  while (true) {
     llvm::SmallString<256> candidate(dir);
     llvm::sys::path::append(candidate, ".retrylint.yaml");
     if (llvm::sys::fs::is_regular_file(candidate)) return candidate.str().str();
-    llvm::StringRef parent = llvm::sys::path::parent_path(dir);
-    if (parent == dir) break;
+    llvm::SmallString<256> git(dir);
+    llvm::sys::path::append(git, ".git");
+    struct stat gitSt;
+    if (::lstat(git.c_str(), &gitSt) == 0) return stop("the repository root");
+    llvm::SmallString<256> parent(llvm::sys::path::parent_path(dir));
+    if (parent.empty() || parent == dir) return stop("the top directory");
+    struct stat parentSt;
+    if (::stat(parent.c_str(), &parentSt) != 0) return stop("its parent cannot be read");
+    if (parentSt.st_dev != st.st_dev) return stop("the top of its file system");
     dir = parent;
+    st = parentSt;
   }
-  return "";
 }
 
 std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors) {

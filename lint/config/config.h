@@ -56,8 +56,11 @@ struct ProjectConfig {
 std::optional<size_t> layerOf(const ProjectConfig &config, const std::string &path, std::string *ambiguous = nullptr);
 
 
-// The nearest .retrylint.yaml in `startDir` or a parent directory, or "" if there is none.
-std::string findProjectConfig(const std::string &startDir);
+// The nearest .retrylint.yaml in `startDir` or a parent directory, or "" if there is none. The
+// search stops at the repository root (the first directory holding a `.git` directory or file)
+// and at the edge of startDir's file system, so a file above the repository never applies to it.
+// `stoppedAt` (when given and none is found): the last directory searched, and why it was the last.
+std::string findProjectConfig(const std::string &startDir, std::string *stoppedAt = nullptr);
 
 // Loads and validates a config; problems go to `errors` (with line numbers) and make it nullopt.
 std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors);
