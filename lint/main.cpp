@@ -14,6 +14,7 @@
 
 #include "lint/config/config.h"
 #include "lint/engine.h"
+#include "lint/cpp/isolation.h"
 #include "lint/fix/apply_fixes.h"
 #include "lint/io/write_file.h"
 #include "lint/perf/cache.h"
@@ -71,6 +72,8 @@ cl::opt<int> maxNesting("max-nesting", cl::desc("Do not analyse YAML/JSON nested
                         cl::init(0), cl::cat(category));
 cl::opt<unsigned> cppTimeout("cpp-timeout", cl::desc("Abandon a C++ file after this many seconds of parsing, with an error (default 60, 0: no limit)"),
                              cl::init(60), cl::value_desc("seconds"), cl::cat(category));
+cl::opt<std::string> cppMemory("cpp-memory", cl::desc("Abandon a C++ file whose parse needs more memory than this: bytes, or with a K, M or G suffix (default 4G)"),
+                               cl::value_desc("size"), cl::cat(category));
 cl::opt<std::string> cacheDir("cache-dir", cl::desc("Reuse results of unchanged files from <dir> (default: $RETRYLINT_CACHE_DIR if set, else no cache). "
                                                     "Entries are signed with $RETRYLINT_CACHE_KEY (16+ characters; a secret in CI), "
                                                     "else with a key made in $XDG_CONFIG_HOME/retrylint/cache-key (~/.config/...)"),
@@ -101,9 +104,25 @@ int stdoutWritten() {
 
 int runCommandLine(int argc, char **argv);
 
+// An address inside this executable, for getMainExecutable.
+void retrylintMainAddress() {}
+
+// "1048576", "512K", "32M", "4G": a positive byte count up to 1 TiB.
+std::optional<uint64_t> parseSize(llvm::StringRef v) {
+  uint64_t unit = 1;
+  if (v.endswith_insensitive("k")) unit = 1ull << 10;
+  else if (v.endswith_insensitive("m")) unit = 1ull << 20;
+  else if (v.endswith_insensitive("g")) unit = 1ull << 30;
+  if (unit != 1) v = v.drop_back();
+  uint64_t n = 0;
+  if (v.getAsInteger(10, n) || n == 0 || n > (1ull << 40) / unit) return std::nullopt;
+  return n * unit;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc == 2 && llvm::StringRef(argv[1]) == "--cpp-worker") return retrylint::cpp::cppWorkerMain();
   int code = runCommandLine(argc, argv);
   // A standard stream that could not be written (a full disk, a closed pipe) must not turn
   // into LLVM's "IO failure" abort at exit: the report's own errors were handled where it was
@@ -158,17 +177,17 @@ int runCommandLine(int argc, char **argv) {
     return usageError("--report layers is written as text or --format json");
   options.extract.compile_commands_dir = buildDir;
   if (!maxFileSize.empty()) {
-    llvm::StringRef v(maxFileSize);
-    uint64_t unit = 1;
-    if (v.endswith_insensitive("k")) unit = 1ull << 10;
-    else if (v.endswith_insensitive("m")) unit = 1ull << 20;
-    else if (v.endswith_insensitive("g")) unit = 1ull << 30;
-    if (unit != 1) v = v.drop_back();
-    uint64_t n = 0;
-    if (v.getAsInteger(10, n) || n == 0 || n > (1ull << 40) / unit)
-      return usageError("--max-file-size must be a positive size such as 1048576, 512K or 32M, not '" + maxFileSize + "'");
-    options.extract.max_file_bytes = n * unit;
+    auto n = parseSize(maxFileSize);
+    if (!n) return usageError("--max-file-size must be a positive size such as 1048576, 512K or 32M, not '" + maxFileSize + "'");
+    options.extract.max_file_bytes = *n;
   }
+  if (!cppMemory.empty()) {
+    auto n = parseSize(cppMemory);
+    if (!n || *n < (64u << 20)) return usageError("--cpp-memory must be a size of at least 64M, such as 2G, not '" + cppMemory + "'");
+    options.extract.cpp_memory_bytes = *n;
+  }
+  // Each C++ file is parsed by a worker process of this executable (lint/cpp/isolation.h).
+  options.extract.cpp_worker = llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&retrylintMainAddress));
   if (maxNesting.getNumOccurrences()) {
     if (maxNesting < 1 || maxNesting > 10000) return usageError("--max-nesting must be between 1 and 10000");
     options.extract.max_nesting = maxNesting;

@@ -23,6 +23,7 @@
 
 #include "lint/cpp/cpp_frontend.h"
 #include "lint/cpp/driver.h"
+#include "lint/cpp/isolation.h"
 #include "lint/extract/extractors.h"
 
 namespace retrylint {
@@ -150,11 +151,40 @@ private:
   Deadline &deadline_;
 };
 
+// The disk as Clang sees it: regular files and directories only. `#include "/dev/stdin"`, a
+// FIFO or a device would block the parse or never end; they are "not found" instead (and
+// missing headers are skipped). Checked again on the opened file, should the path have been
+// swapped since.
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+public:
+  using ProxyFileSystem::ProxyFileSystem;
+  static bool acceptable(const llvm::vfs::Status &st) {
+    return st.getType() == llvm::sys::fs::file_type::regular_file ||
+           st.getType() == llvm::sys::fs::file_type::directory_file;
+  }
+  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override {
+    auto st = ProxyFileSystem::status(path);
+    if (st && !acceptable(*st)) return std::make_error_code(std::errc::no_such_file_or_directory);
+    return st;
+  }
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override {
+    auto st = ProxyFileSystem::status(path);
+    if (!st || st->getType() != llvm::sys::fs::file_type::regular_file)
+      return std::make_error_code(std::errc::no_such_file_or_directory);
+    auto file = ProxyFileSystem::openFileForRead(path);
+    if (!file) return file;
+    auto opened = (*file)->status();
+    if (!opened || opened->getType() != llvm::sys::fs::file_type::regular_file)
+      return std::make_error_code(std::errc::no_such_file_or_directory);
+    return file;
+  }
+};
+
 Collected parse(const std::vector<std::string> &args, const std::string &absPath, const std::string &code,
                 const std::string &workdir, Deadline &deadline) {
   Collected out;
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+  llvm::IntrusiveRefCntPtr<RegularFilesOnly> disk(new RegularFilesOnly(llvm::vfs::createPhysicalFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(new llvm::vfs::OverlayFileSystem(disk));
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
   overlay->pushOverlay(memory);
   if (!workdir.empty()) overlay->setCurrentWorkingDirectory(workdir);
@@ -187,45 +217,8 @@ std::shared_ptr<clang::tooling::CompilationDatabase> loadDatabase(const std::str
   return it->second.first;
 }
 
-bool startsWith(const std::string &s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
 
 } // namespace
-
-std::vector<std::string> dropCodeLoadingFlags(const std::vector<std::string> &in) {
-  auto loads = [](const std::string &a) {
-    return startsWith(a, "-fplugin") || startsWith(a, "-fpass-plugin") || startsWith(a, "-load") ||
-           startsWith(a, "-plugin") || startsWith(a, "-add-plugin") || startsWith(a, "--load") ||
-           startsWith(a, "--plugin");
-  };
-  std::vector<std::string> out;
-  for (size_t i = 0; i < in.size(); ++i) {
-    const std::string &a = in[i];
-    if ((a == "-Xclang" || a == "-mllvm") && i + 1 < in.size()) {
-      const std::string &next = in[i + 1];
-      if (loads(next)) {
-        ++i;
-        // `-Xclang -load -Xclang lib.so`, `-Xclang -plugin-arg-x -Xclang v`: the value goes too.
-        bool takesValue = next == "-load" || next == "-plugin" || next == "-add-plugin" || startsWith(next, "-plugin-arg") ||
-                          next == "-fplugin" || next == "-fpass-plugin";
-        if (takesValue && i + 2 < in.size() && in[i + 1] == a) i += 2;
-        continue;
-      }
-      out.push_back(a);
-      out.push_back(next);
-      ++i;
-      continue;
-    }
-    if (startsWith(a, "-Xclang=") || startsWith(a, "-mllvm=")) {
-      if (loads(a.substr(a.find('=') + 1))) continue;
-    }
-    if (loads(a)) {
-      if ((a == "-load" || a == "-fplugin" || a == "-fpass-plugin" || a == "-plugin") && i + 1 < in.size()) ++i;
-      continue;
-    }
-    out.push_back(a);
-  }
-  return out;
-}
 
 std::vector<std::string> clangArgs(const std::string &absPath, const ExtractOptions &options, std::string &workdir,
                                    std::string &error) {
@@ -238,17 +231,11 @@ std::vector<std::string> clangArgs(const std::string &absPath, const ExtractOpti
       if (!cmds.empty()) {
         const auto &cmd = cmds.front();
         workdir = cmd.Directory;
-        const auto &cl = cmd.CommandLine;
-        for (size_t i = 1; i < cl.size(); ++i) {
-          const std::string &a = cl[i];
-          if (a == "-c" || a == "-fsyntax-only" || a == "--") continue;
-          if ((a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ") && i + 1 < cl.size()) { ++i; continue; }
-          if (a == "-M" || a == "-MD" || a == "-MMD" || a == "-MP" || startsWith(a, "-o")) continue;
-          if (a == cmd.Filename || (!a.empty() && a[0] != '-' && (i == cl.size() - 1) && llvm::sys::path::filename(a) == llvm::sys::path::filename(absPath)))
-            continue;
-          args.push_back(a);
-        }
-        args = dropCodeLoadingFlags(args);
+        // The database's flags pass an allow-list (lint/cpp/compile_flags.cpp): argument 0 is
+        // the compiler, never run.
+        args = allowedCompileFlags(std::vector<std::string>(cmd.CommandLine.begin() + (cmd.CommandLine.empty() ? 0 : 1),
+                                                            cmd.CommandLine.end()));
+        args.insert(args.begin(), "retrylint-cpp");
         fromDb = true;
       }
     }
@@ -258,6 +245,9 @@ std::vector<std::string> clangArgs(const std::string &absPath, const ExtractOpti
   // Bounds on the work one file can ask of Clang (the time guard covers the rest).
   args.insert(args.end(), {"-ftemplate-depth=256", "-fconstexpr-depth=128", "-fconstexpr-steps=200000",
                            "-fbracket-depth=256"});
+  // `#pragma clang __debug crash` (and parser_crash, llvm_fatal_error, overflow_stack …) are
+  // compiler-testing hooks: in a stranger's file they are only a way to kill the run.
+  args.insert(args.end(), {"-Xclang", "-disable-pragma-debug-crash"});
   if (llvm::sys::fs::is_directory(std::string(kResourceDir) + "/include")) {
     args.push_back("-resource-dir");
     args.push_back(kResourceDir);
@@ -346,6 +336,29 @@ bool mayHoldRetryLoop(const Tokens &t) {
   return false;
 }
 
+ParseOutcome parseFile(const ParseRequest &req) {
+  ParseOutcome out;
+  Deadline deadline;
+  if (req.timeout_seconds > 0) deadline.at = std::chrono::steady_clock::now() + std::chrono::seconds(req.timeout_seconds);
+  auto timedOut = [&] {
+    if (!deadline.expired) return false;
+    out.failure = "the C++ front end gave up after " + std::to_string(req.timeout_seconds) + " s (--cpp-timeout); not analysed";
+    return true;
+  };
+  Collected got = parse(req.args, req.abs_path, req.code, req.workdir, deadline);
+  if (timedOut()) return out;
+  Tokens toks(req.code);
+  std::string rewritten = blankDroppedQualifiers(req.code, toks, got.bodies);
+  if (!rewritten.empty()) {
+    Collected again = parse(req.args, req.abs_path, rewritten, req.workdir, deadline);
+    if (timedOut()) return out;
+    for (auto &[k, v] : got.facts.constants) again.facts.constants.emplace(k, v);
+    got = std::move(again);
+  }
+  out.facts = std::move(got.facts);
+  return out;
+}
+
 namespace {
 
 bool recogniseText(const SourceFile &src) {
@@ -376,24 +389,11 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     return false;
   };
   if (cx.options.prefilter && !mayHoldRetryLoop(toks) && !mentionsRetryLibrary()) return;
-  Deadline deadline;
-  if (cx.options.cpp_timeout_seconds > 0)
-    deadline.at = std::chrono::steady_clock::now() + std::chrono::seconds(cx.options.cpp_timeout_seconds);
-  auto timedOut = [&] {
-    if (!deadline.expired) return false;
-    cx.errors.push_back(Diagnostic{src.path(), 0, 0, "the C++ front end gave up after " +
-                                                         std::to_string(cx.options.cpp_timeout_seconds) +
-                                                         " s (--cpp-timeout); not analysed"});
-    return true;
-  };
-  Collected got = parse(args, absPath, src.text(), workdir, deadline);
-  if (timedOut()) return;
-  std::string rewritten = blankDroppedQualifiers(src.text(), toks, got.bodies);
-  if (!rewritten.empty()) {
-    Collected again = parse(args, absPath, rewritten, workdir, deadline);
-    if (timedOut()) return;
-    for (auto &[k, v] : got.facts.constants) again.facts.constants.emplace(k, v);
-    got = std::move(again);
+  ParseRequest req{args, absPath, src.text(), workdir, cx.options.cpp_timeout_seconds, cx.options.cpp_memory_bytes};
+  ParseOutcome got = cx.options.cpp_worker.empty() ? parseFile(req) : parseInWorker(cx.options.cpp_worker, req);
+  if (!got.failure.empty()) {
+    cx.errors.push_back(Diagnostic{src.path(), 0, 0, got.failure});
+    return;
   }
   tokenConstants(toks, got.facts.constants);
   analyseLoops(toks, got.facts, cx);

@@ -9,9 +9,10 @@
 
 namespace retrylint::cpp {
 
-// Compile-database flags minus those that would load code into the tool (-fplugin=,
-// -fpass-plugin=, -Xclang -load/-plugin…, -load): linting an untrusted tree must never run it.
-std::vector<std::string> dropCodeLoadingFlags(const std::vector<std::string> &args);
+// The compile-database flags (without the compiler) that may reach Clang: only those on the
+// allow-list in compile_flags.cpp, which change how a file parses and never write, print, load
+// code or substitute files. Linting an untrusted tree must never run or write anything.
+std::vector<std::string> allowedCompileFlags(const std::vector<std::string> &args);
 // The Clang command line for a file: from compile_commands.json under options.compile_commands_dir
 // when it has the file (sets `workdir`), else the defaults; `error` says why a database failed.
 std::vector<std::string> clangArgs(const std::string &absPath, const ExtractOptions &options, std::string &workdir,

@@ -1,5 +1,6 @@
 // Reading the YAML/JSON document tree (lint/yaml/, YAML and JSON alike) with positions, for the extractors.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,11 @@ struct ExtractOptions {
   size_t max_file_bytes = 32u << 20;  // larger files are not read
   int max_nesting = 256;              // YAML/JSON block + bracket nesting
   unsigned cpp_timeout_seconds = 60;  // the C++ front end abandons a file after this (0: no limit)
+  uint64_t cpp_memory_bytes = 4ull << 30; // address space of the process parsing one C++ file (--cpp-memory)
+  // The executable that parses each C++ file in a process of its own (`EXE --cpp-worker`), so a
+  // file that crashes Clang, hangs it or exhausts its memory costs that file only; empty: parse
+  // in this process (library use and tests of the analysis).
+  std::string cpp_worker;
   bool prefilter = true;            // skip files that cannot hold a retry policy (tests turn it off)
 };
 

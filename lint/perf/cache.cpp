@@ -152,7 +152,7 @@ std::string ResultCache::key(const std::string &path, bool named, const std::str
   // added here: these asserts fail the build until it is.
   // (Settings::layer is per file and only set when layers are declared; the engine does not use
   // the cache then.)
-  static_assert(sizeof(ExtractOptions) <= sizeof(std::string) + sizeof(size_t) + 2 * sizeof(int) + sizeof(void *),
+  static_assert(sizeof(ExtractOptions) <= 2 * sizeof(std::string) + sizeof(size_t) + sizeof(uint64_t) + 2 * sizeof(int) + sizeof(void *),
                 "add the new ExtractOptions field to the cache key");
   std::string head = toolIdentity();
   head += '\0' + path + '\0' + (named ? "named" : "found") + '\0';
@@ -161,7 +161,8 @@ std::string ResultCache::key(const std::string &path, bool named, const std::str
   head += '\0' + std::to_string(options.settings.max_attempts) + "," + std::to_string(options.settings.max_amplification);
   head += '\0' + options.extract.compile_commands_dir + (options.extract.prefilter ? "|pf" : "|nopf");
   head += '\0' + std::to_string(options.extract.max_file_bytes) + "," + std::to_string(options.extract.max_nesting) + "," +
-          std::to_string(options.extract.cpp_timeout_seconds);
+          std::to_string(options.extract.cpp_timeout_seconds) + "," + std::to_string(options.extract.cpp_memory_bytes) +
+          (options.extract.cpp_worker.empty() ? "|inproc" : "|worker");
   head += '\0' + std::to_string(head.size()) + '\0';
   llvm::SHA1 sha;
   sha.update(head);
