@@ -18,6 +18,7 @@
 #include "lint/engine.h"
 #include "lint/report/report.h"
 #include "tests/cli_support.h"
+#include "tests/hostile_support.h"
 
 namespace fs = std::filesystem;
 using namespace retrylint;
@@ -25,24 +26,8 @@ using namespace retrylint::testing;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
-
-// retrylint ARGS in `dir`, killed after `seconds` (exit 124 then) and, outside ASan (which
-// reserves terabytes of address space), limited to 2 GiB of memory.
-CliRun runIn(const fs::path &dir, const std::string &args, int seconds = 60) {
-  std::string limit = kAsan ? "" : "ulimit -v 2097152; ";
-  return runRetrylintIn(dir.string(), limit + "timeout -k 5 " + std::to_string(seconds) + " ", args);
-}
+// retrylint ARGS in `dir`, killed after `seconds` and limited to 2 GiB of memory (outside ASan).
+CliRun runIn(const fs::path &dir, const std::string &args, int seconds = 60) { return runLimited(dir, args, seconds); }
 
 constexpr const char *kIstioTooMany = R"(apiVersion: networking.istio.io/v1beta1
 kind: VirtualService
@@ -62,22 +47,6 @@ spec:
 // The good file every test puts next to the hostile one: its finding must survive.
 void expectGoodFileReported(const CliRun &r) {
   EXPECT_NE(r.out.find("good.yaml:10:"), std::string::npos) << "finding of the good file lost:\n" << r.out << r.err;
-}
-
-// The run did not crash or hang; the exit code is one retrylint defines.
-void expectSurvived(const CliRun &r) {
-  EXPECT_NE(r.exit_code, 124) << "timed out";
-  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2) << "exit " << r.exit_code << "\n" << r.err;
-  EXPECT_EQ(r.err.find("AddressSanitizer"), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find("runtime error"), std::string::npos) << r.err;
-}
-
-// `name` cannot be analysed: exit 2, the error names it (and the line when given).
-void expectErrorFor(const CliRun &r, const std::string &name, int line = 0) {
-  expectSurvived(r);
-  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  std::string want = name + (line ? ":" + std::to_string(line) + ":" : ":");
-  EXPECT_NE(r.err.find(want), std::string::npos) << "no error naming " << want << ":\n" << r.err;
 }
 
 struct Hostile : ::testing::Test {

@@ -1,0 +1,48 @@
+// Running retrylint on hostile inputs: within a time limit and, outside AddressSanitizer builds,
+// a memory limit; and what every such run must show.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/cli_support.h"
+
+namespace retrylint::testing {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAsan = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAsan = true;
+#else
+constexpr bool kAsan = false;
+#endif
+#else
+constexpr bool kAsan = false;
+#endif
+
+// retrylint ARGS in `dir`, killed after `seconds` (exit 124 then) and, outside ASan (which
+// reserves terabytes of address space, so `ulimit -v` breaks it), limited to `kib` KiB of memory.
+inline CliRun runLimited(const std::filesystem::path &dir, const std::string &args, int seconds = 60, long kib = 2097152) {
+  std::string limit = kAsan ? "" : "ulimit -v " + std::to_string(kib) + "; ";
+  return runRetrylintIn(dir.string(), limit + "timeout -k 5 " + std::to_string(seconds) + " ", args);
+}
+
+// The run did not crash or hang; the exit code is one retrylint defines.
+inline void expectSurvived(const CliRun &r) {
+  EXPECT_NE(r.exit_code, 124) << "timed out";
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2) << "exit " << r.exit_code << "\n" << r.err;
+  EXPECT_EQ(r.err.find("AddressSanitizer"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("runtime error"), std::string::npos) << r.err;
+}
+
+// `name` cannot be analysed: exit 2, the error names it (and the line when given).
+inline void expectErrorFor(const CliRun &r, const std::string &name, int line = 0) {
+  expectSurvived(r);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  std::string want = name + (line ? ":" + std::to_string(line) + ":" : ":");
+  EXPECT_NE(r.err.find(want), std::string::npos) << "no error naming " << want << ":\n" << r.err;
+}
+
+} // namespace retrylint::testing
