@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <numeric>
 #include <optional>
 #include <regex>
 #include <tuple>
@@ -179,6 +180,31 @@ void chainPass(const RunOptions &options, std::vector<FileResult> &perFile, RunR
   }
 }
 
+// Identical findings (same place, rule and message: a block reached through several aliases or
+// merge keys) are reported once, in the order first found.
+void dropRepeatedFindings(std::vector<Finding> &findings) {
+  if (findings.size() < 2) return;
+  auto key = [&](size_t i) {
+    const Finding &f = findings[i];
+    return std::tie(f.where.path, f.where.line, f.where.column, f.rule, f.message);
+  };
+  std::vector<size_t> order(findings.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+  std::vector<bool> repeated(findings.size());
+  bool any = false;
+  for (size_t i = 1; i < order.size(); ++i)
+    if (key(order[i]) == key(order[i - 1])) repeated[order[i]] = any = true;
+  if (!any) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (repeated[i]) continue;
+    if (kept != i) findings[kept] = std::move(findings[i]);
+    ++kept;
+  }
+  findings.resize(kept);
+}
+
 } // namespace
 
 RuleSeverities ruleSeverities(const RunOptions &options, const std::string &path) {
@@ -293,6 +319,10 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
       if (!depthEstimated && tooDeep()) return false;
       docs = yaml::parseWithYamlCpp(yamlText, mode);
     }
+  } catch (const yaml::AliasError &e) {
+    if (!relevant()) return false;
+    fail(e.mark.line + 1, e.mark.column + 1, e.msg);
+    return false;
   } catch (const YAML::Exception &e) {
     if (!relevant()) return false;
     if (e.mark.is_null()) fail(0, 0, "invalid YAML: " + e.msg);
@@ -341,6 +371,7 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
       if (!s.used && !onlyUnknownNames) reporter.report(s.where, format, anchor, "this suppression silences no finding; remove it");
     }
   }
+  dropRepeatedFindings(r.findings);
   const bool layered = options.config && !options.config->layers.empty();
   if ((layered || options.keep_models) && !model.policies.empty()) r.model = std::make_shared<const FileModel>(std::move(model));
   return r;

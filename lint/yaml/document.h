@@ -149,6 +149,13 @@ public:
   std::string_view own(std::string s);
   Node node(uint32_t i) const { return Node(this, i); }
   size_t nodeCount() const { return nodes_.size(); }
+  // Calls f(child) for a collection's items, or for its keys and values in turn.
+  template <class F> void forEachChild(uint32_t i, F f) const {
+    const Data &d = nodes_[i];
+    if (d.type != NodeType::Map && d.type != NodeType::Sequence) return;
+    const uint32_t n = d.type == NodeType::Map ? 2 * d.count : d.count;
+    for (uint32_t k = 0; k < n; ++k) f(kids_[d.first + k]);
+  }
   void clear();
 
 private:
