@@ -180,6 +180,35 @@ void chainPass(const RunOptions &options, std::vector<FileResult> &perFile, RunR
   }
 }
 
+// How a duplicate key's value reads in a message.
+std::string describe(const yaml::Node &n) {
+  if (n.IsMap()) return "map";
+  if (n.IsSequence()) return "list";
+  if (!n.IsScalar()) return "null";
+  std::string_view v = n.view();
+  return v.size() <= 40 ? std::string(v) : std::string(v.substr(0, 37)) + "...";
+}
+
+// Keys written twice in a document a dialect read. The tree holds the last value, as runtimes
+// do (lint/yaml/document.h); the reviewer may have read the first: RL901 at the dead one.
+void reportDuplicateKeys(const yaml::Stream &docs, const std::vector<bool> &recognised, ExtractContext &cx) {
+  const yaml::Document &arena = *docs.arena;
+  std::map<std::string, int> seen; // per key name, for anchors that survive line shifts
+  for (const yaml::Document::Duplicate &d : arena.duplicates()) {
+    if (d.document >= recognised.size() || !recognised[d.document]) continue;
+    const yaml::Node key = arena.node(d.key), value = arena.node(d.value), later = arena.node(d.laterValue);
+    const std::string name(key.view()), was = describe(value), now = describe(later);
+    const std::string line = std::to_string(arena.node(d.laterKey).Mark().line + 1);
+    std::string msg = "duplicate key `" + name + "`: ";
+    if (value.IsScalar() && later.IsScalar() && value.view() == later.view())
+      msg += "written again with the same value at line " + line + "; remove one";
+    else
+      msg += "most loaders keep the last value (" + now + ", line " + line + "), so the " + was +
+             " written here has no effect; remove one";
+    cx.problem(cx.span(key), std::move(msg), "duplicate-key/" + name + "/" + std::to_string(seen[name]++));
+  }
+}
+
 // Identical findings (same place, rule and message: a block reached through several aliases or
 // merge keys) are reported once, in the order first found.
 void dropRepeatedFindings(std::vector<Finding> &findings) {
@@ -332,7 +361,10 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
 
   ExtractContext cx{src, model, errors, options};
   try {
-    return extractDocuments(docs.documents, cx);
+    std::vector<bool> recognised;
+    const bool any = extractDocuments(docs.documents, cx, &recognised);
+    reportDuplicateKeys(docs, recognised, cx);
+    return any;
   } catch (const std::exception &e) {
     fail(0, 0, std::string("could not analyse: ") + e.what());
   }

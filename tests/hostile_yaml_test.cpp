@@ -1,16 +1,20 @@
-// Hostile YAML structure: alias cycles and alias bombs. The tree the extractors walk must be
-// finite and small whatever the aliases.
+// Hostile YAML structure: alias cycles and alias bombs, duplicate keys, merge keys. The tree the
+// extractors walk must be finite and small whatever the aliases, and must hold what runtimes
+// read (the last value of a duplicated key, merged `<<` entries), not what the eye reads first.
 #include <chrono>
+#include <regex>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "lint/yaml/load.h"
 #include "tests/cli_support.h"
 #include "tests/hostile_support.h"
 
 namespace fs = std::filesystem;
 using namespace retrylint;
 using namespace retrylint::testing;
+using namespace retrylint::yaml;
 
 namespace {
 
@@ -160,4 +164,168 @@ TEST_F(HostileYaml, FindingsReachedThroughManyAliasesAreReportedOnce) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(count(r.out, "chain.yaml:9:"), 1u) << r.out.substr(0, 3000);
   expectGoodFileReported(r);
+}
+
+// The tree holds the last value of a duplicated key, as Go's and Python's JSON readers and
+// YAML loaders do, with the same tree from both parsers; the earlier entry is recorded.
+TEST(HostileYamlTree, DuplicateKeysKeepTheLastValue) {
+  const std::string plain = "a: 1\nb: 2\na: 3\nc: {x: 1, x: 2}\n";
+  // An anchor makes the fast parser give up: yaml-cpp's events build the same tree.
+  const std::string anchored = "a: 1\nb: &b 2\na: 3\nc: {x: 1, x: 2}\n";
+  Stream fast;
+  ASSERT_TRUE(parseFast(plain, Mode::All, fast));
+  Stream slow = parseWithYamlCpp(anchored, Mode::All);
+  for (const Stream *s : {&fast, &slow}) {
+    const Node doc = s->documents.at(0);
+    EXPECT_EQ(doc.size(), 3u);
+    EXPECT_EQ(doc["a"].Scalar(), "3");
+    EXPECT_EQ(doc["a"].Mark().line, 2);
+    EXPECT_EQ(doc["c"]["x"].Scalar(), "2");
+    std::vector<std::string> keys;
+    for (const auto &kv : doc) keys.push_back(kv.first.Scalar());
+    EXPECT_EQ(keys, (std::vector<std::string>{"b", "a", "c"}));
+    // Recorded as each map ends: the inner map's first.
+    ASSERT_EQ(s->arena->duplicates().size(), 2u);
+    EXPECT_EQ(s->arena->node(s->arena->duplicates()[0].key).Mark().line, 3);
+    const Document::Duplicate &d = s->arena->duplicates()[1];
+    EXPECT_EQ(s->arena->node(d.key).Mark().line, 0);
+    EXPECT_EQ(s->arena->node(d.value).Scalar(), "1");
+    EXPECT_EQ(s->arena->node(d.laterValue).Scalar(), "3");
+  }
+  EXPECT_EQ(dump(fast), dump(parseWithYamlCpp(plain, Mode::All)));
+  // A big map takes the sorting path: the same answer.
+  std::string big;
+  for (int i = 0; i < 50; ++i) big += "k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  big += "k7: last\n";
+  Stream b = loadAll(big);
+  EXPECT_EQ(b.documents[0].size(), 50u);
+  EXPECT_EQ(b.documents[0]["k7"].Scalar(), "last");
+  ASSERT_EQ(b.arena->duplicates().size(), 1u);
+  EXPECT_EQ(b.arena->node(b.arena->duplicates()[0].key).Mark().line, 7);
+}
+
+// `maxAttempts: 3` for the reviewer, 9 for the runtime: the analysis uses 9, and RL901 says so.
+TEST_F(HostileYaml, DuplicateKeyUsesTheLastValueAndIsReported) {
+  dir.write("grpc.json", R"({
+  "methodConfig": [{
+    "name": [{"service": "shop.Cart"}],
+    "retryPolicy": {
+      "maxAttempts": 3,
+      "initialBackoff": "0.1s",
+      "maxBackoff": "1s",
+      "backoffMultiplier": 2,
+      "retryableStatusCodes": ["UNAVAILABLE"],
+      "maxAttempts": 9
+    }
+  }],
+  "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}
+}
+)");
+  const std::string vs = std::regex_replace(std::string(kGood), std::regex("attempts: 9\n"), "attempts: 3\n      attempts: 9\n");
+  dir.write("istio.yaml", vs);
+  // Read by yaml-cpp (an anchor): the same.
+  dir.write("anchored.yaml", std::regex_replace(vs, std::regex("hosts: \\[ratings\\]"), "hosts: &h [ratings]"));
+  // Not a retry config: not ours to judge.
+  dir.write("other.yaml", "name: x\nname: y\n");
+  auto r = lint("grpc.json istio.yaml anchored.yaml other.yaml");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("grpc.json:5:7: error: duplicate key `maxAttempts`: most loaders keep the last value (9, line 10), "
+                       "so the 3 written here has no effect; remove one [RL901"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("grpc.json:10:22: warning: maxAttempts 9 exceeds the ceiling of 5 attempts"), std::string::npos) << r.out;
+  for (const char *f : {"istio.yaml", "anchored.yaml"}) {
+    const std::string name = f;
+    EXPECT_NE(r.out.find(name + ":10:7: error: duplicate key `attempts`: most loaders keep the last value (9, line 11)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find(name + ":11:17: warning: attempts: 9 = 9 retries"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(name + ":10:17:"), std::string::npos) << "the dead value was analysed:\n" << r.out;
+  }
+  EXPECT_EQ(r.out.find("other.yaml"), std::string::npos) << r.out;
+}
+
+// Merge keys as YAML 1.1 loaders read them: explicit keys win, then earlier maps; `<<` goes.
+TEST(HostileYamlTree, MergeKeysAreMerged) {
+  const std::string text = "base: &base {a: 1, b: 2}\n"
+                           "more: &more {b: 20, c: 30}\n"
+                           "m:\n"
+                           "  <<: [*base, *more]\n"
+                           "  a: 10\n";
+  Stream s = loadAll(text);
+  const Node m = s.documents.at(0)["m"];
+  std::vector<std::string> entries;
+  for (const auto &kv : m) entries.push_back(kv.first.Scalar() + "=" + kv.second.Scalar());
+  EXPECT_EQ(entries, (std::vector<std::string>{"b=2", "c=30", "a=10"}));
+  EXPECT_FALSE(m["<<"].IsDefined());
+  EXPECT_EQ(m["b"].Mark().line, 0); // where it is written
+  EXPECT_TRUE(s.arena->duplicates().empty()); // overriding a merged key is no duplicate
+  // Inline maps are read by the fast parser: the same merge.
+  const std::string inline_ = "m:\n  <<: {a: 1, b: 2}\n  a: 10\n";
+  Stream fast;
+  ASSERT_TRUE(parseFast(inline_, Mode::All, fast));
+  EXPECT_EQ(dump(fast), dump(parseWithYamlCpp(inline_, Mode::All)));
+  EXPECT_EQ(fast.documents[0]["m"].size(), 2u);
+  EXPECT_EQ(fast.documents[0]["m"]["b"].Scalar(), "2");
+  // A quoted "<<", or one whose value is no map, is an ordinary key.
+  Stream q = loadAll("m:\n  '<<': {a: 1}\n  x: {<<: 5}\n");
+  EXPECT_TRUE(q.documents[0]["m"]["<<"].IsMap());
+  EXPECT_EQ(q.documents[0]["m"]["x"]["<<"].Scalar(), "5");
+}
+
+// `<<: *base`: a false RL901 (Istio: retries without attempts) and no findings at all
+// (Resilience4j: an instance of unknown fields) before; now the merged tree's findings, at the
+// lines where the merged values are written.
+TEST_F(HostileYaml, MergeKeysGiveTheMergedTreesFindings) {
+  dir.write("r4j.yml", R"(resilience4j.retry:
+  configs:
+    default:
+      maxAttempts: 3
+      waitDuration: 100ms
+      enableExponentialBackoff: true
+      exponentialMaxWaitDuration: 2s
+      enableRandomizedWait: true
+      retryExceptions: [java.io.IOException]
+    shared: &shared
+      maxAttempts: 8
+      waitDuration: 100ms
+      enableExponentialBackoff: true
+      exponentialMaxWaitDuration: 2s
+      enableRandomizedWait: true
+      retryExceptions: [java.io.IOException]
+  instances:
+    inherits:
+      <<: *shared
+    overrides:
+      <<: *shared
+      maxAttempts: 2
+)");
+  dir.write("istio.yaml", R"(apiVersion: networking.istio.io/v1beta1
+kind: VirtualService
+metadata:
+  name: ratings
+spec:
+  hosts: [ratings]
+  http:
+  - name: base
+    retries: &retries
+      attempts: 9
+      perTryTimeout: 1s
+    route: &route
+    - destination: {host: ratings}
+  - name: merged
+    retries:
+      <<: *retries
+      perTryTimeout: 2s
+    route: *route
+)");
+  auto r = lint("r4j.yml istio.yaml");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out.find("RL901"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("r4j.yml:11:20: warning: maxAttempts 8 exceeds the ceiling of 5 attempts"), std::string::npos) << r.out;
+  EXPECT_EQ(count(r.out, "r4j.yml:"), 1u) << r.out; // `overrides` (maxAttempts 2) is fine
+  EXPECT_EQ(count(r.out, "istio.yaml:10:17: warning: attempts: 9"), 1u) << r.out;
+  EXPECT_EQ(count(r.out, "istio.yaml:"), 1u) << r.out;
 }

@@ -13,9 +13,10 @@ namespace retrylint::yaml {
 namespace {
 
 // Builds the arena tree from yaml-cpp's parser events, as yaml-cpp's NodeBuilder builds its
-// nodes: the same marks, tags ("" for nulls), styles (collections only), duplicate keys kept,
-// and an alias is the anchored node itself (shared, so an alias bomb costs no memory); aliases
-// are held to AliasError's rules.
+// nodes: the same marks, tags ("" for nulls), styles (collections only), and an alias is the
+// anchored node itself (shared, so an alias bomb costs no memory). Maps are resolved as the
+// fast parser's are (Document::attach: duplicate keys, merge keys); aliases are held to
+// AliasError's rules.
 struct Builder : YAML::EventHandler {
   Document &doc;
   explicit Builder(Document &d) : doc(d) {}
@@ -45,6 +46,7 @@ struct Builder : YAML::EventHandler {
     if (m.pos >= 0 && static_cast<size_t>(m.pos) == lastStart)
       throw YAML::ParserException(m, "unexpected ',' after the end of the document's content");
     lastStart = static_cast<size_t>(m.pos);
+    doc.setDocument(static_cast<uint32_t>(roots.size()));
   }
   void OnAnchor(const YAML::Mark &, const std::string &name) override { anchorName = name; }
   void OnDocumentEnd() override {}
