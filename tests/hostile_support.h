@@ -37,6 +37,28 @@ inline void expectSurvived(const CliRun &r) {
   EXPECT_EQ(r.err.find("runtime error"), std::string::npos) << r.err;
 }
 
+// An Istio VirtualService with one finding at line 10 (RL203: attempts 9): the good file each
+// hostile test puts next to its hostile ones, whose finding must survive them.
+constexpr const char *kIstioTooMany = R"(apiVersion: networking.istio.io/v1beta1
+kind: VirtualService
+metadata:
+  name: ratings
+spec:
+  hosts: [ratings]
+  http:
+  - name: too-many
+    retries:
+      attempts: 9
+      perTryTimeout: 1s
+    route:
+    - destination: {host: ratings}
+)";
+
+inline void expectGoodFileReported(const CliRun &r) {
+  EXPECT_NE(r.out.find("good.yaml:10:17: warning: attempts: 9"), std::string::npos) << "finding of the good file lost:\n"
+                                                                                  << r.out << r.err;
+}
+
 // `name` cannot be analysed: exit 2, the error names it (and the line when given).
 inline void expectErrorFor(const CliRun &r, const std::string &name, int line = 0) {
   expectSurvived(r);

@@ -29,26 +29,6 @@ namespace {
 // retrylint ARGS in `dir`, killed after `seconds` and limited to 2 GiB of memory (outside ASan).
 CliRun runIn(const fs::path &dir, const std::string &args, int seconds = 60) { return runLimited(dir, args, seconds); }
 
-constexpr const char *kIstioTooMany = R"(apiVersion: networking.istio.io/v1beta1
-kind: VirtualService
-metadata:
-  name: ratings
-spec:
-  hosts: [ratings]
-  http:
-  - name: too-many
-    retries:
-      attempts: 9
-      perTryTimeout: 1s
-    route:
-    - destination: {host: ratings}
-)";
-
-// The good file every test puts next to the hostile one: its finding must survive.
-void expectGoodFileReported(const CliRun &r) {
-  EXPECT_NE(r.out.find("good.yaml:10:"), std::string::npos) << "finding of the good file lost:\n" << r.out << r.err;
-}
-
 struct Hostile : ::testing::Test {
   TempDir dir;
   void SetUp() override { dir.write("good.yaml", kIstioTooMany); }

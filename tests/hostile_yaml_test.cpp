@@ -18,33 +18,12 @@ using namespace retrylint::yaml;
 
 namespace {
 
-// An Istio retry block with a finding at line 10 (RL203: attempts 9), next to every hostile file.
-constexpr const char *kGood = R"(apiVersion: networking.istio.io/v1beta1
-kind: VirtualService
-metadata:
-  name: ratings
-spec:
-  hosts: [ratings]
-  http:
-  - name: too-many
-    retries:
-      attempts: 9
-      perTryTimeout: 1s
-    route:
-    - destination: {host: ratings}
-)";
-
 struct HostileYaml : ::testing::Test {
   TempDir dir;
-  void SetUp() override { dir.write("good.yaml", kGood); }
+  void SetUp() override { dir.write("good.yaml", kIstioTooMany); }
   // 1 GiB and 30 s: the inputs are a few hundred bytes; expanded they would take many GiB.
   CliRun lint(const std::string &args) { return runLimited(dir.path, "good.yaml " + args, 30, 1048576); }
 };
-
-void expectGoodFileReported(const CliRun &r) {
-  EXPECT_NE(r.out.find("good.yaml:10:17: warning: attempts: 9"), std::string::npos) << "good file's finding lost:\n"
-                                                                                  << r.out << r.err;
-}
 
 size_t count(const std::string &text, const std::string &what) {
   size_t n = 0;
@@ -221,7 +200,7 @@ TEST_F(HostileYaml, DuplicateKeyUsesTheLastValueAndIsReported) {
   "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}
 }
 )");
-  const std::string vs = std::regex_replace(std::string(kGood), std::regex("attempts: 9\n"), "attempts: 3\n      attempts: 9\n");
+  const std::string vs = std::regex_replace(std::string(kIstioTooMany), std::regex("attempts: 9\n"), "attempts: 3\n      attempts: 9\n");
   dir.write("istio.yaml", vs);
   // Read by yaml-cpp (an anchor): the same.
   dir.write("anchored.yaml", std::regex_replace(vs, std::regex("hosts: \\[ratings\\]"), "hosts: &h [ratings]"));
@@ -278,54 +257,15 @@ TEST(HostileYamlTree, MergeKeysAreMerged) {
 // (Resilience4j: an instance of unknown fields) before; now the merged tree's findings, at the
 // lines where the merged values are written.
 TEST_F(HostileYaml, MergeKeysGiveTheMergedTreesFindings) {
-  dir.write("r4j.yml", R"(resilience4j.retry:
-  configs:
-    default:
-      maxAttempts: 3
-      waitDuration: 100ms
-      enableExponentialBackoff: true
-      exponentialMaxWaitDuration: 2s
-      enableRandomizedWait: true
-      retryExceptions: [java.io.IOException]
-    shared: &shared
-      maxAttempts: 8
-      waitDuration: 100ms
-      enableExponentialBackoff: true
-      exponentialMaxWaitDuration: 2s
-      enableRandomizedWait: true
-      retryExceptions: [java.io.IOException]
-  instances:
-    inherits:
-      <<: *shared
-    overrides:
-      <<: *shared
-      maxAttempts: 2
-)");
-  dir.write("istio.yaml", R"(apiVersion: networking.istio.io/v1beta1
-kind: VirtualService
-metadata:
-  name: ratings
-spec:
-  hosts: [ratings]
-  http:
-  - name: base
-    retries: &retries
-      attempts: 9
-      perTryTimeout: 1s
-    route: &route
-    - destination: {host: ratings}
-  - name: merged
-    retries:
-      <<: *retries
-      perTryTimeout: 2s
-    route: *route
-)");
+  const fs::path fixtures = fs::path(RETRYLINT_SOURCE_DIR) / "fixtures";
+  fs::copy_file(fixtures / "resilience4j" / "merge-keys.yml", dir.path / "r4j.yml");
+  fs::copy_file(fixtures / "istio" / "merge-keys.yaml", dir.path / "istio.yaml");
   auto r = lint("r4j.yml istio.yaml");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out.find("RL901"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("r4j.yml:11:20: warning: maxAttempts 8 exceeds the ceiling of 5 attempts"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("r4j.yml:13:20: warning: maxAttempts 8 exceeds the ceiling of 5 attempts"), std::string::npos) << r.out;
   EXPECT_EQ(count(r.out, "r4j.yml:"), 1u) << r.out; // `overrides` (maxAttempts 2) is fine
-  EXPECT_EQ(count(r.out, "istio.yaml:10:17: warning: attempts: 9"), 1u) << r.out;
+  EXPECT_EQ(count(r.out, "istio.yaml:12:17: warning: attempts: 9"), 1u) << r.out;
   EXPECT_EQ(count(r.out, "istio.yaml:"), 1u) << r.out;
 }
