@@ -346,7 +346,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     const yaml::Mode mode = json ? yaml::Mode::First : yaml::Mode::All;
     if (!yaml::parseFast(yamlText, mode, docs)) {
       if (!depthEstimated && tooDeep()) return false;
-      docs = yaml::parseWithYamlCpp(yamlText, mode);
+      docs = yaml::parseWithYamlCpp(yamlText, mode, options.max_nesting);
     }
   } catch (const yaml::AliasError &e) {
     if (!relevant()) return false;

@@ -131,6 +131,43 @@ TEST_F(HostileYaml, AliasBombsAreRefusedQuicklyInBoundedMemory) {
   EXPECT_LT(took, kAsan ? 20 : 5);
 }
 
+// A chain of anchors, each holding the last, nests deep in a flat text (no --max-nesting
+// estimate sees it): 3,000 levels took the Resilience4j walker past 1 GiB (bad_alloc, no line).
+// Padding keeps the chain within the node budget, so only the depth check stops it.
+TEST_F(HostileYaml, AliasChainsDeeperThanTheNestingLimitAreRefused) {
+  auto chain = [](int n) {
+    std::string y = "resilience4j.retry:\n  configs:\n    pad: [" + repeat("1", 300000) + "]\n    a0: &a0 {maxAttempts: 3}\n";
+    for (int k = 1; k < n; ++k) y += "    a" + std::to_string(k) + ": &a" + std::to_string(k) + " {x: *a" + std::to_string(k - 1) + "}\n";
+    return y + "  instances:\n    x:\n      deep: *a" + std::to_string(n - 1) + "\n";
+  };
+  dir.write("chain.yml", chain(3000));
+  auto r = lint("chain.yml");
+  // a252 sits 3 levels down (resilience4j.retry, configs, a253's map) and holds 253 maps + {x:}.
+  expectErrorFor(r, "chain.yml", 257);
+  EXPECT_NE(r.err.find("error: YAML alias *a252 nests the tree 257 levels deep, more than the limit of 256 (--max-nesting)"),
+            std::string::npos)
+      << r.err;
+  expectGoodFileReported(r);
+  // The limit is the flag's.
+  auto low = runLimited(dir.path, "--max-nesting 20 chain.yml", 30, 1048576);
+  expectErrorFor(low, "chain.yml", 21);
+  EXPECT_NE(low.err.find("more than the limit of 20 (--max-nesting)"), std::string::npos) << low.err;
+}
+
+// A big text may expand 16 times, but its aliases never add more than a million nodes: with
+// 201,013 nodes written, a1's 500 aliases add 500,500, and a2's first 500,501 more: refused there.
+TEST_F(HostileYaml, AliasesAddAtMostAMillionNodes) {
+  std::string y = "resilience4j.retry:\n  configs:\n    pad: [" + repeat("1", 200000) + "]\n"
+                  "    a0: &a0 [" + repeat("1", 1000) + "]\n";
+  y += "    a1: &a1 [" + repeat("*a0", 500) + "]\n";
+  y += "    a2: [*a1, *a1, *a1]\n";
+  dir.write("wide.yml", y);
+  auto r = lint("wide.yml");
+  expectErrorFor(r, "wide.yml", 6);
+  EXPECT_NE(r.err.find("wide.yml:6:10: error: YAML aliases expand to more than 1201013 nodes"), std::string::npos) << r.err;
+  expectGoodFileReported(r);
+}
+
 // Aliases within the budget still share nodes: a block reached through many aliases gives its
 // findings once (they were reported once per alias).
 TEST_F(HostileYaml, FindingsReachedThroughManyAliasesAreReportedOnce) {

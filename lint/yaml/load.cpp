@@ -19,11 +19,14 @@ namespace {
 // AliasError's rules.
 struct Builder : YAML::EventHandler {
   Document &doc;
-  explicit Builder(Document &d) : doc(d) {}
+  const int maxNesting;
+  Builder(Document &d, int maxNesting) : doc(d), maxNesting(maxNesting) {}
 
   // By node: its size with every alias in it expanded (saturating); 0 while a collection is
   // still open, so an alias to it is a cycle.
   std::vector<uint64_t> expanded;
+  // By node: the collections nested in it, itself included, aliases expanded (0 for scalars).
+  std::vector<uint32_t> height;
   static constexpr uint64_t kSaturated = UINT64_MAX / 2;
   static uint64_t add(uint64_t a, uint64_t b) { return std::min(a + b, kSaturated); }
   uint64_t written = 0, aliased = 0; // nodes in the text; nodes its aliases add when expanded
@@ -59,6 +62,7 @@ struct Builder : YAML::EventHandler {
     uint32_t i = doc.add(d);
     expanded.resize(i + 1);
     expanded[i] = type == NodeType::Map || type == NodeType::Sequence ? 0 : 1;
+    height.resize(i + 1);
     ++written;
     if (anchor != YAML::NullAnchor) {
       anchors[anchor] = i;
@@ -80,11 +84,16 @@ struct Builder : YAML::EventHandler {
     if (expanded[target] == 0)
       throw AliasError(m, "YAML alias *" + names[anchor] + " is inside the node it refers to (a cycle); not analysed");
     aliased = add(aliased, expanded[target]);
-    const uint64_t budget = std::max(kMinAliasBudget, kAliasBudgetFactor * written);
+    const uint64_t budget = std::min(std::max(kMinAliasBudget, kAliasBudgetFactor * written), written + kMaxAliasNodes);
     if (add(written, aliased) > budget)
-      throw AliasError(m, "YAML aliases expand to more than " + std::to_string(budget) + " nodes (" +
-                              std::to_string(kAliasBudgetFactor) + " times the " + std::to_string(written) +
-                              " nodes written, " + std::to_string(kMinAliasBudget) + " at least); not analysed");
+      throw AliasError(m, "YAML aliases expand to more than " + std::to_string(budget) + " nodes (the limit for " +
+                              std::to_string(written) + " nodes written: " + std::to_string(kAliasBudgetFactor) +
+                              " times as many, at least " + std::to_string(kMinAliasBudget) + ", at most " +
+                              std::to_string(kMaxAliasNodes) + " more); not analysed");
+    if (const size_t depth = open.size() + height[target]; depth > static_cast<size_t>(maxNesting))
+      throw AliasError(m, "YAML alias *" + names[anchor] + " nests the tree " + std::to_string(depth) +
+                              " levels deep, more than the limit of " + std::to_string(maxNesting) +
+                              " (--max-nesting); not analysed");
     attach(target);
   }
   void OnScalar(const YAML::Mark &m, const std::string &tag, YAML::anchor_t anchor, const std::string &value) override {
@@ -105,8 +114,13 @@ struct Builder : YAML::EventHandler {
     open.pop_back();
     doc.attach(o.node, o.from);
     uint64_t size = 1;
-    doc.forEachChild(o.node, [&](uint32_t c) { size = add(size, expanded[c]); });
+    uint32_t below = 0;
+    doc.forEachChild(o.node, [&](uint32_t c) {
+      size = add(size, expanded[c]);
+      below = std::max(below, height[c]);
+    });
     expanded[o.node] = size;
+    height[o.node] = below + 1;
     attach(o.node);
   }
   void OnSequenceStart(const YAML::Mark &m, const std::string &tag, YAML::anchor_t anchor, YAML::EmitterStyle::value style) override {
@@ -121,11 +135,11 @@ struct Builder : YAML::EventHandler {
 
 } // namespace
 
-Stream parseWithYamlCpp(std::string_view text, Mode mode) {
+Stream parseWithYamlCpp(std::string_view text, Mode mode, int maxNesting) {
   Stream s;
   std::istringstream in{std::string(text)};
   YAML::Parser parser(in);
-  Builder b(*s.arena);
+  Builder b(*s.arena, maxNesting);
   if (mode == Mode::First) {
     parser.HandleNextDocument(b);
     // YAML::Load of a text without a document is a null node without a mark.
