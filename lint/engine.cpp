@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <numeric>
 #include <optional>
 #include <regex>
 #include <tuple>
@@ -181,6 +182,60 @@ void chainPass(const RunOptions &options, std::vector<FileResult> &perFile, RunR
   }
 }
 
+// How a duplicate key's value reads in a message.
+std::string describe(const yaml::Node &n) {
+  if (n.IsMap()) return "map";
+  if (n.IsSequence()) return "list";
+  if (!n.IsScalar()) return "null";
+  std::string_view v = n.view();
+  return v.size() <= 40 ? std::string(v) : std::string(v.substr(0, 37)) + "...";
+}
+
+// Keys written twice in a document a dialect read. The tree holds the last value, as runtimes
+// do (lint/yaml/document.h); the reviewer may have read the first: RL901 at the dead one.
+void reportDuplicateKeys(const yaml::Stream &docs, const std::vector<bool> &recognised, ExtractContext &cx) {
+  const yaml::Document &arena = *docs.arena;
+  std::map<std::string, int> seen; // per key name, for anchors that survive line shifts
+  for (const yaml::Document::Duplicate &d : arena.duplicates()) {
+    if (d.document >= recognised.size() || !recognised[d.document]) continue;
+    const yaml::Node key = arena.node(d.key), value = arena.node(d.value), later = arena.node(d.laterValue);
+    const std::string name(key.view()), was = describe(value), now = describe(later);
+    const std::string line = std::to_string(arena.node(d.laterKey).Mark().line + 1);
+    std::string msg = "duplicate key `" + name + "`: ";
+    if (value.IsScalar() && later.IsScalar() && value.view() == later.view())
+      msg += "written again with the same value at line " + line + "; remove one";
+    else
+      msg += "most loaders keep the last value (" + now + ", line " + line + "), so the " + was +
+             " written here has no effect; remove one";
+    cx.problem(cx.span(key), std::move(msg), "duplicate-key/" + name + "/" + std::to_string(seen[name]++));
+  }
+}
+
+// Identical findings (same place, rule and message: a block reached through several aliases or
+// merge keys) are reported once, in the order first found.
+void dropRepeatedFindings(std::vector<Finding> &findings) {
+  if (findings.size() < 2) return;
+  auto key = [&](size_t i) {
+    const Finding &f = findings[i];
+    return std::tie(f.where.path, f.where.line, f.where.column, f.rule, f.message);
+  };
+  std::vector<size_t> order(findings.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+  std::vector<bool> repeated(findings.size());
+  bool any = false;
+  for (size_t i = 1; i < order.size(); ++i)
+    if (key(order[i]) == key(order[i - 1])) repeated[order[i]] = any = true;
+  if (!any) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (repeated[i]) continue;
+    if (kept != i) findings[kept] = std::move(findings[i]);
+    ++kept;
+  }
+  findings.resize(kept);
+}
+
 } // namespace
 
 RuleSeverities ruleSeverities(const RunOptions &options, const std::string &path) {
@@ -302,8 +357,12 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     const yaml::Mode mode = json ? yaml::Mode::First : yaml::Mode::All;
     if (!yaml::parseFast(yamlText, mode, docs)) {
       if (!depthEstimated && tooDeep()) return false;
-      docs = yaml::parseWithYamlCpp(yamlText, mode);
+      docs = yaml::parseWithYamlCpp(yamlText, mode, options.max_nesting);
     }
+  } catch (const yaml::AliasError &e) {
+    if (!relevant()) return false;
+    fail(e.mark.line + 1, e.mark.column + 1, e.msg);
+    return false;
   } catch (const YAML::Exception &e) {
     if (!relevant()) return false;
     if (e.mark.is_null()) fail(0, 0, "invalid YAML: " + e.msg);
@@ -313,7 +372,10 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
 
   ExtractContext cx{src, model, errors, options};
   try {
-    return extractDocuments(docs.documents, cx);
+    std::vector<bool> recognised;
+    const bool any = extractDocuments(docs.documents, cx, &recognised);
+    reportDuplicateKeys(docs, recognised, cx);
+    return any;
   } catch (const std::exception &e) {
     fail(0, 0, std::string("could not analyse: ") + e.what());
   }
@@ -352,6 +414,7 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
       if (!s.used && !onlyUnknownNames) reporter.report(s.where, format, anchor, "this suppression silences no finding; remove it");
     }
   }
+  dropRepeatedFindings(r.findings);
   stampFixes(r.findings, src.text());
   const bool layered = options.config && !options.config->layers.empty();
   if ((layered || options.keep_models) && !model.policies.empty()) r.model = std::make_shared<const FileModel>(std::move(model));

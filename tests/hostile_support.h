@@ -1,5 +1,5 @@
-// What the hostile-input suites share: running retrylint under a time and memory limit, and the
-// checks that a run survived and named the file it could not analyse.
+// Running retrylint on hostile inputs: within a time limit and, outside AddressSanitizer builds,
+// a memory limit; and what every such run must show.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -11,22 +11,27 @@
 namespace retrylint::testing {
 
 #if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kAsan = true;
+constexpr bool kAsan = true;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-inline constexpr bool kAsan = true;
+constexpr bool kAsan = true;
 #else
-inline constexpr bool kAsan = false;
+constexpr bool kAsan = false;
 #endif
 #else
-inline constexpr bool kAsan = false;
+constexpr bool kAsan = false;
 #endif
 
 // retrylint ARGS in `dir`, killed after `seconds` (exit 124 then) and, outside ASan (which
-// reserves terabytes of address space), limited to 2 GiB of memory.
-inline CliRun runIn(const std::filesystem::path &dir, const std::string &args, int seconds = 60) {
-  std::string limit = kAsan ? "" : "ulimit -v 2097152; ";
+// reserves terabytes of address space, so `ulimit -v` breaks it), limited to `kib` KiB of memory.
+inline CliRun runLimited(const std::filesystem::path &dir, const std::string &args, int seconds = 60, long kib = 2097152) {
+  std::string limit = kAsan ? "" : "ulimit -v " + std::to_string(kib) + "; ";
   return runRetrylintIn(dir.string(), limit + "timeout -k 5 " + std::to_string(seconds) + " ", args);
+}
+
+// The same with the default limit of 2 GiB.
+inline CliRun runIn(const std::filesystem::path &dir, const std::string &args, int seconds = 60) {
+  return runLimited(dir, args, seconds);
 }
 
 // The run did not crash or hang; the exit code is one retrylint defines.
@@ -35,6 +40,28 @@ inline void expectSurvived(const CliRun &r) {
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2) << "exit " << r.exit_code << "\n" << r.err;
   EXPECT_EQ(r.err.find("AddressSanitizer"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("runtime error"), std::string::npos) << r.err;
+}
+
+// An Istio VirtualService with one finding at line 10 (RL203: attempts 9): the good file each
+// hostile test puts next to its hostile ones, whose finding must survive them.
+constexpr const char *kIstioTooMany = R"(apiVersion: networking.istio.io/v1beta1
+kind: VirtualService
+metadata:
+  name: ratings
+spec:
+  hosts: [ratings]
+  http:
+  - name: too-many
+    retries:
+      attempts: 9
+      perTryTimeout: 1s
+    route:
+    - destination: {host: ratings}
+)";
+
+inline void expectGoodFileReported(const CliRun &r) {
+  EXPECT_NE(r.out.find("good.yaml:10:17: warning: attempts: 9"), std::string::npos) << "finding of the good file lost:\n"
+                                                                                  << r.out << r.err;
 }
 
 // `name` cannot be analysed: exit 2, the error names it (and the line when given).

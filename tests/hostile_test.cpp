@@ -16,6 +16,7 @@
 
 #include "lint/engine.h"
 #include "lint/report/report.h"
+#include "tests/cli_support.h"
 #include "tests/hostile_support.h"
 
 namespace fs = std::filesystem;
@@ -24,25 +25,6 @@ using namespace retrylint::testing;
 
 namespace {
 
-constexpr const char *kIstioTooMany = R"(apiVersion: networking.istio.io/v1beta1
-kind: VirtualService
-metadata:
-  name: ratings
-spec:
-  hosts: [ratings]
-  http:
-  - name: too-many
-    retries:
-      attempts: 9
-      perTryTimeout: 1s
-    route:
-    - destination: {host: ratings}
-)";
-
-// The good file every test puts next to the hostile one: its finding must survive.
-void expectGoodFileReported(const CliRun &r) {
-  EXPECT_NE(r.out.find("good.yaml:10:"), std::string::npos) << "finding of the good file lost:\n" << r.out << r.err;
-}
 
 struct Hostile : ::testing::Test {
   TempDir dir;

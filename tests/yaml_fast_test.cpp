@@ -117,7 +117,11 @@ TEST(YamlFast, EventBuilderMatchesYamlCppLoadAll) {
         expected += "---\n";
         dumpTree(n, 0, expected); // yaml-cpp's own nodes
       }
-      EXPECT_EQ(dump(parseWithYamlCpp(text, Mode::All)), expected) << e.path();
+      // Where yaml-cpp's maps keep what runtimes do not (a key's earlier values, `<<` entries
+      // unmerged), ours differ on purpose (Document::attach; tests/hostile_yaml_test.cpp).
+      const Stream ours = parseWithYamlCpp(text, Mode::All);
+      if (!ours.arena->duplicates().empty() || text.find("<<") != std::string::npos) continue;
+      EXPECT_EQ(dump(ours), expected) << e.path();
       ++compared;
     }
   }

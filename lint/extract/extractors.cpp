@@ -56,9 +56,13 @@ const Extractor *textExtractorFor(const SourceFile &src) {
   return nullptr;
 }
 
-bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx) {
+bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx, std::vector<bool> *recognised) {
   bool any = false;
-  for (const auto &doc : docs) any |= extractOne(doc, cx, 0);
+  for (const auto &doc : docs) {
+    const bool one = extractOne(doc, cx, 0);
+    if (recognised) recognised->push_back(one);
+    any |= one;
+  }
   return any;
 }
 

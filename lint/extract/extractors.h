@@ -51,8 +51,9 @@ void extractGrpcServiceConfig(const yaml::Node &doc, ExtractContext &cx);
 const Extractor *textExtractorFor(const SourceFile &src);
 
 // Feed every document (and every item of a Kubernetes `kind: List`) to the extractor that
-// recognises it. Returns whether any document was recognised.
-bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx);
+// recognises it. Returns whether any document was recognised; `recognised`, when given, gets
+// whether each document was (a list: any of its items).
+bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx, std::vector<bool> *recognised = nullptr);
 
 // Whether the raw text mentions any dialect's markers (used for files that do not parse).
 bool looksLikeRetryConfig(std::string_view text);

@@ -37,7 +37,7 @@ void ExtractContext::error(const TypeError &e) {
 }
 
 std::optional<yaml::Node> get(const yaml::Node &map, std::string_view key) {
-  // The first entry with that scalar key, compared in place (no string is built).
+  // The entry with that scalar key, compared in place (no string is built).
   yaml::Node v = map[key];
   if (!v.IsDefined()) return std::nullopt;
   return v;

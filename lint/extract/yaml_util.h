@@ -57,7 +57,7 @@ struct ExtractContext {
   void error(const TypeError &e);
 };
 
-// map[key] if `map` is a map that has it (the first entry with that scalar key, as yaml-cpp finds it).
+// map[key] if `map` is a map that has it (keys are unique in the tree: the last one written wins).
 std::optional<yaml::Node> get(const yaml::Node &map, std::string_view key);
 // A Kubernetes object's metadata.name and metadata.namespace ("(unnamed)", "default" when absent).
 struct ObjectMeta {

@@ -1,7 +1,9 @@
 // The engine's YAML/JSON document model: one arena per parsed text, nodes are indices into it.
 // Node is a cheap handle (arena pointer + index) offering the part of yaml-cpp's YAML::Node API
 // the extractors use, with the same semantics (kinds, Scalar(), Tag(), Mark(), Style(), key
-// order, duplicate keys kept), so code written against yaml-cpp reads the same.
+// order), so code written against yaml-cpp reads the same. Maps differ from yaml-cpp's where
+// yaml-cpp differs from the runtimes that read the files (Document::attach): a duplicated key
+// keeps its last value, and merge keys (`<<: *base`) are merged.
 // A Node is valid while the Document it points into lives (Stream keeps it alive).
 #pragma once
 #include <cstdint>
@@ -62,7 +64,8 @@ public:
   NodeIterator end() const;
   // A sequence's item, or an undefined node.
   Node operator[](size_t index) const;
-  // The value of the first entry with this scalar key in a map, or an undefined node (never inserts).
+  // The value of the entry with this scalar key in a map (keys are unique: the last written
+  // wins), or an undefined node (never inserts).
   Node operator[](std::string_view key) const;
 
   // The same node of the same document (yaml-cpp's is()).
@@ -144,21 +147,48 @@ public:
   const Data &data(uint32_t i) const { return nodes_[i]; }
   std::vector<uint32_t> &scratch() { return scratch_; }
   // Moves scratch()[from..] into the node's children (a collection's items or key/value pairs).
+  // A map's entries are first made what YAML 1.1 loaders (PyYAML, Go's yaml.v3) and JSON
+  // readers read: of a key written twice only the last entry stays (the earlier ones are
+  // recorded in duplicates()), and a plain `<<` key whose value is a map or a list of maps
+  // gives way to those maps' entries (keys written in the map win, then earlier maps).
   void attach(uint32_t node, size_t from);
+  // A key written again later in the same map: the entry dropped and the one kept.
+  struct Duplicate {
+    uint32_t document; // index among the text's documents (as set by setDocument)
+    uint32_t key, value, laterKey, laterValue;
+  };
+  const std::vector<Duplicate> &duplicates() const { return duplicates_; }
+  // The document the parser is reading, for the duplicates recorded from now on.
+  void setDocument(uint32_t index) { document_ = index; }
   // Keeps a string (an unescaped scalar, a converted tag) for the document's lifetime.
   std::string_view own(std::string s);
   Node node(uint32_t i) const { return Node(this, i); }
   size_t nodeCount() const { return nodes_.size(); }
+  // Calls f(child) for a collection's items, or for its keys and values in turn.
+  template <class F> void forEachChild(uint32_t i, F f) const {
+    const Data &d = nodes_[i];
+    if (d.type != NodeType::Map && d.type != NodeType::Sequence) return;
+    const uint32_t n = d.type == NodeType::Map ? 2 * d.count : d.count;
+    for (uint32_t k = 0; k < n; ++k) f(kids_[d.first + k]);
+  }
   void clear();
 
 private:
   friend class Node;
   friend class NodeIterator;
+  void resolveMap(size_t from);
+  bool mergeable(uint32_t value) const;
   std::vector<Data> nodes_;
   std::vector<uint32_t> kids_;
   std::vector<uint32_t> scratch_;
   std::deque<std::string> owned_;              // stable addresses: deque never moves its elements
   mutable std::deque<std::string> scalars_;    // Scalar()'s strings, built on demand
+  std::vector<Duplicate> duplicates_;
+  uint32_t document_ = 0;
+  // resolveMap's working space, kept to spare an allocation per map.
+  std::vector<std::pair<std::string_view, uint32_t>> keys_;
+  std::vector<uint8_t> dropped_;
+  std::vector<uint32_t> entries_;
 };
 
 // The documents of one text (YAML's `---` separated documents; one for JSON).

@@ -42,6 +42,7 @@ public:
   void stream(std::vector<uint32_t> &roots) {
     skipToContent();
     while (i_ < t_.size()) {
+      doc_.setDocument(static_cast<uint32_t>(roots.size()));
       if (atMarker("---")) {
         i_ += 3;
         endOfLine();
