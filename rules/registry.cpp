@@ -5,7 +5,7 @@
 
 namespace retrylint {
 
-extern const Rule kRL101, kRL102, kRL103, kRL104;
+extern const Rule kRL101, kRL102, kRL103, kRL104, kRL105;
 extern const Rule kRL201, kRL202, kRL203, kRL204;
 extern const Rule kRL301, kRL302, kRL303, kRL304;
 extern const Rule kRL401, kRL402, kRL403, kRL404;
@@ -15,7 +15,7 @@ extern const Rule kRL901, kRL902;
 
 const std::vector<const Rule *> &allRules() {
   static const std::vector<const Rule *> rules = {
-      &kRL101, &kRL102, &kRL103, &kRL104, // backoff
+      &kRL101, &kRL102, &kRL103, &kRL104, &kRL105, // backoff
       &kRL201, &kRL202, &kRL203, &kRL204, // attempts
       &kRL301, &kRL302, &kRL303, &kRL304, // time limits and budgets
       &kRL401, &kRL402, &kRL403, &kRL404, // what is retried

@@ -59,6 +59,143 @@ std::optional<Duration> firstDuration(const Tokens &t, Range r) {
 }
 
 
+// RL105: where the loop caps its wait, and whether the random term is drawn before that cap.
+struct CapOrder {
+  bool found = false;      // a cap whose other side is random: min(grown + jitter, cap)
+  Range cap;               // the cap's expression
+  Range varying;           // the capped side
+  Span where;              // the min/clamp call, the ternary or the `if`
+};
+
+class OrderAnalysis {
+public:
+  OrderAnalysis(const LoopView &lv, ExtractContext &cx) : lv_(lv), t_(lv.t), cx_(cx) {}
+
+  // Random in r, directly or through the variables r reads (their writes in the function).
+  bool random(Range r, int depth = 0) const {
+    if (depth > 4) return false;
+    for (size_t i = r.b; i < r.e; ++i) {
+      if (!isIdent(t_[i])) continue;
+      if (isRandomSource(t_[i].text)) return true;
+      if (t_.is(i - 1, ".") || t_.is(i - 1, "->") || t_.is(i + 1, "::")) continue;
+      for (const Write &w : writesOf(t_, lv_.fn, t_[i].text))
+        if (w.op != "++" && (w.value.b > r.e || w.value.e < r.b) && random(w.value, depth + 1)) return true;
+    }
+    return false;
+  }
+
+  // Looks for a cap applied to a random value in r: std::min(x, cap), std::clamp(x, lo, cap),
+  // `x > cap ? cap : x`.
+  void scan(Range r) {
+    for (size_t i = r.b; i < r.e && !order_.found; ++i) {
+      const std::string &k = t_[i].text;
+      if ((k == "min" || k == "Min" || k == "clamp") && t_.is(i + 1, "(")) {
+        auto as = callArgs(t_, i + 1);
+        Span where = spanOf(cx_, t_, i, t_.close(i + 1) + 1);
+        if (k == "clamp" && as.size() == 3 && random(as[0]) && !random(as[2])) set(as[2], as[0], where);
+        else if (as.size() == 2 && random(as[0]) != random(as[1])) set(random(as[0]) ? as[1] : as[0], random(as[0]) ? as[0] : as[1], where);
+        else anyCap_ = true;
+      } else if (k == "?") {
+        size_t colon = i + 1;
+        while (colon < r.e && !t_.is(colon, ":")) {
+          if (t_.is(colon, "(") || t_.is(colon, "[") || t_.is(colon, "{")) colon = t_.close(colon);
+          ++colon;
+        }
+        if (colon >= r.e) continue;
+        Range a{i + 1, colon}, b{colon + 1, r.e};
+        size_t condB = r.b;
+        for (size_t j = i; j > r.b; --j)
+          if (t_.is(j - 1, "(") || t_.is(j - 1, ",")) { condB = j; break; }
+        bool cmp = false;
+        for (size_t j = condB; j < i; ++j) cmp |= t_.is(j, ">") || t_.is(j, "<") || t_.is(j, ">=") || t_.is(j, "<=");
+        if (cmp && random(a) != random(b)) set(random(a) ? b : a, random(a) ? a : b, spanOf(cx_, t_, condB, b.e));
+      }
+    }
+  }
+
+  // `if (v > cap) v = cap;` in the loop, v random.
+  void scanIfs(const std::set<std::string> &vars) {
+    for (size_t i = lv_.body.b; i + 1 < lv_.body.e && !order_.found; ++i) {
+      if (t_[i].text != "if" || !t_.is(i + 1, "(")) continue;
+      Range cond{i + 2, t_.close(i + 1)};
+      size_t te = t_.statementEnd(cond.e + 1);
+      for (const auto &v : vars) {
+        if (!mentions(t_, cond, v)) continue;
+        for (const Write &w : writesOf(t_, {cond.e + 1, te}, v)) {
+          if (w.op != "=" || random(w.value)) continue;
+          for (const Write &o : writesOf(t_, lv_.fn, v))
+            if (o.name_index != w.name_index && o.op != "++" && random(o.value)) {
+              set(w.value, o.value, spanOf(cx_, t_, i, te));
+              break;
+            }
+          if (order_.found) return;
+        }
+      }
+    }
+  }
+
+  const CapOrder &order() const { return order_; }
+  bool anyCap() const { return anyCap_ || order_.found; }
+
+  // A duration the range denotes: a chrono value, a variable initialised with one, or a plain
+  // number in `unit` (the unit the sleep call wraps the delay in, if any).
+  std::optional<Duration> duration(Range r, const std::optional<std::string> &unit, int depth = 0) const {
+    if (depth > 3 || r.b >= r.e) return std::nullopt;
+    if (auto d = firstDuration(t_, r)) return d;
+    if (r.e == r.b + 1) {
+      const Tok &k = t_[r.b];
+      if (k.kind == Tok::Number && unit) {
+        try {
+          return unitDuration(*unit, std::stod(k.text));
+        } catch (...) { return std::nullopt; }
+      }
+      if (isIdent(k)) {
+        if (auto c = lv_.constants.find(k.text); c != lv_.constants.end() && unit) return unitDuration(*unit, static_cast<double>(c->second));
+        // the initial value: the one plain assignment (a `delay *= 2` in the loop grows it)
+        auto ws = writesOf(t_, lv_.fn, k.text);
+        const Write *init = nullptr;
+        for (const Write &w : ws) {
+          if (w.op != "=") continue;
+          if (init) return std::nullopt;
+          init = &w;
+        }
+        if (init) return duration(init->value, unit, depth + 1);
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The distribution `name` was declared with two literal bounds: uniform_real_distribution<> d(0.5, 1.5).
+  std::optional<std::pair<double, double>> bounds(std::string_view name) const {
+    for (const Write &w : writesOf(t_, lv_.fn, name)) {
+      if (!w.declared) continue;
+      std::vector<double> v;
+      for (size_t i = w.value.b; i < w.value.e; ++i) {
+        if (t_[i].kind == Tok::Number) {
+          try { v.push_back((t_.is(i - 1, "-") ? -1 : 1) * std::stod(t_[i].text)); } catch (...) { return std::nullopt; }
+        } else if (!t_.is(i, ",") && !t_.is(i, "-")) {
+          return std::nullopt;
+        }
+      }
+      if (v.size() == 2 && v[0] <= v[1]) return std::pair{v[0], v[1]};
+    }
+    return std::nullopt;
+  }
+
+private:
+  void set(Range cap, Range varying, Span where) {
+    order_.found = true;
+    order_.cap = cap;
+    order_.varying = varying;
+    order_.where = where;
+  }
+  const LoopView &lv_;
+  const Tokens &t_;
+  ExtractContext &cx_;
+  CapOrder order_;
+  bool anyCap_ = false;
+};
+
 } // namespace
 
 std::vector<Range> callArgs(const Tokens &t, size_t open) {
@@ -73,6 +210,82 @@ std::vector<Range> callArgs(const Tokens &t, size_t open) {
 }
 
 bool isRandomSource(std::string_view n) { return isRandom(n); }
+
+namespace {
+
+// RL105: the order of the random term and the cap. Clipped, `min(cap, randomize(grown))`:
+//   std::min(base * (1 << attempt) + jitter(rng), cap), std::min(delay * dist(rng), max_delay),
+//   `d > cap ? cap : d` and `if (d > cap) d = cap;` with d random.
+// Full jitter, `random(0, min(cap, grown))`: the min has no random side, the draw is made over it.
+void analyseOrder(const LoopView &lv, ExtractContext &cx, RetryPolicy &p, const std::vector<Range> &parts,
+                  const std::set<std::string> &vars, Range delay) {
+  const Tokens &t = lv.t;
+  Backoff &b = p.backoff;
+  OrderAnalysis oa(lv, cx);
+  for (Range r : parts) oa.scan(r);
+  if (!oa.order().found) oa.scanIfs(vars);
+  Span delaySpan = spanOf(cx, t, delay.b, delay.e);
+  if (!oa.order().found) {
+    if (oa.anyCap()) b.jitter_order = written(JitterOrder::AfterCap, delaySpan);
+    return;
+  }
+  const CapOrder &o = oa.order();
+  b.jitter_order = written(JitterOrder::BeforeCap, o.where);
+  b.full_jitter_instead = "draw after the cap (full jitter): std::uniform_int_distribution<long> pick(0, std::min(cap, base << attempt).count())";
+  if (!b.cap.value) b.cap.origin = Origin::Unknown; // capped (a ternary is not seen above); read below
+
+  // The unit a plain number is in: the chrono call the sleep wraps the delay in.
+  std::optional<std::string> unit;
+  for (size_t i = delay.b; i < delay.e && !unit; ++i)
+    if (isIdent(t[i]) && t.is(i + 1, "(") && unitDuration(t[i].text, 1)) unit = t[i].text;
+  if (auto c = oa.duration(o.cap, unit)) b.cap = written(std::optional<Duration>(c), o.where);
+
+  // The random range around the grown wait: `x * d(rng)` with d's bounds written, or `x + jitter`.
+  b.jitter_shape = JitterShape::Unknown;
+  Range varying = o.varying;
+  if (varying.e == varying.b + 1 && isIdent(t[varying.b]))
+    for (const Write &w : writesOf(t, lv.fn, t[varying.b].text))
+      if (w.op == "=" && oa.random(w.value)) {
+        varying = w.value;
+        break;
+      }
+  // The first wait, read from the capped side only (the cap's own duration is not the base).
+  for (size_t i = varying.b; i < varying.e; ++i) {
+    std::optional<Duration> d;
+    if (isIdent(t[i]) && !t.is(i + 1, "(") && !t.is(i + 1, "::") && !t.is(i - 1, "::") && !oa.random({i, i + 1})) d = oa.duration({i, i + 1}, unit);
+    else if (t[i].kind == Tok::Number || (isIdent(t[i]) && t.is(i + 1, "(") && unitDuration(t[i].text, 1))) d = firstDuration(t, {i, std::min(i + 4, varying.e)});
+    if (d) {
+      b.initial = written(std::optional<Duration>(d), o.where);
+      break;
+    }
+  }
+
+  for (size_t i = varying.b; i < varying.e; ++i) {
+    if (!isIdent(t[i]) || !t.is(i + 1, "(")) continue;
+    size_t close = t.close(i + 1);
+    if (!oa.random({i, close + 1})) continue;
+    size_t first = i; // the start of a qualified name: std::chrono::milliseconds
+    while (first >= 2 && t.is(first - 1, "::") && isIdent(t[first - 2])) first -= 2;
+    bool times = t.is(first - 1, "*") || t.is(close + 1, "*");
+    bool plus = t.is(first - 1, "+") || t.is(close + 1, "+");
+    // the draw itself, inside a chrono wrapper: milliseconds(jitter(rng))
+    std::string_view draw = t[i].text;
+    if (unitDuration(draw, 1) && isIdent(t[i + 2]) && t.is(i + 3, "(")) draw = t[i + 2].text;
+    if (times) {
+      if (auto bd = oa.bounds(draw); bd && bd->first >= 0) {
+        b.jitter_shape = JitterShape::Uniform;
+        b.jitter_lower = bd->first;
+        b.jitter_upper = bd->second;
+      }
+    } else if (plus) {
+      auto bd = oa.bounds(draw);
+      if (!bd || bd->first >= 0) b.jitter_shape = JitterShape::AddedUnknown;
+    }
+    break;
+  }
+}
+
+} // namespace
 
 void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
   const Tokens &t = lv.t;
@@ -193,10 +406,11 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
   }
   if (!b.initial.value) b.initial.origin = Origin::Unknown;
   if (capped) {
-    b.cap.origin = Origin::Unknown; // capped; the maximum is not read
+    b.cap.origin = Origin::Unknown; // capped; the maximum is read below where RL105 needs it
   } else {
     b.cap = written(std::optional<Duration>(), delaySpan);
   }
+  if (random) analyseOrder(lv, cx, p, parts, vars, delay);
 }
 
 } // namespace retrylint::cpp

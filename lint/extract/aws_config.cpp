@@ -212,6 +212,14 @@ void setStandardBackoff(RetryPolicy &p, const Span &where) {
   b.multiplier = builtIn(2.0, where, kStandardBackoffSource);
   b.cap = builtIn(std::optional<Duration>(Duration::s(kStandardCapSeconds)), where, kStandardBackoffSource);
   b.jitter = builtIn(Jitter::Full, where, kStandardBackoffSource);
+  b.jitter_lower = 0;
+  // RL105: after the cap, as the SDKs reference guide specifies and botocore implements
+  // (boto/botocore botocore/retries/standard.py ExponentialBackoff.delay_amount:
+  // rand(0, 1) * min(base * 2^(attempt-1), 20)). The shared config is read by every SDK; one
+  // differs: aws-sdk-go-v2 aws/retry/jitter_backoff.go ExponentialJitterBackoff returns exactly
+  // maxBackoff (20 s, no jitter) once attempt > log2(20), i.e. from retry 5 on. That is Go-only
+  // and not visible from this file, so it is not modelled here.
+  b.jitter_order = builtIn(JitterOrder::AfterCap, where, "AWS SDKs: full jitter over the capped wait (SDKs and Tools Reference Guide; botocore retries/standard.py)");
   b.description = "the AWS SDKs' standard backoff (jittered, 20 s cap)";
 }
 } // namespace aws

@@ -241,6 +241,12 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
     b.multiplier = builtIn(kExpMultiplier, key, kExpSource);
     b.jitter = builtIn(Jitter::Proportional, key, kExpSource);
     b.jitter_upper = 1.5;
+    b.jitter_lower = 0.5;
+    // RL105: after the cap. cenkalti/backoff v4 exponential.go NextBackOff: the draw
+    // getRandomValueFromInterval(RandomizationFactor, rand, currentInterval) is around
+    // currentInterval, which incrementCurrentInterval has already capped at MaxInterval; a draw
+    // may exceed MaxInterval by the factor, but none is cut to it.
+    b.jitter_order = builtIn(JitterOrder::AfterCap, key, "cenkalti/backoff randomizes around the interval already capped at MaxInterval");
     b.description = "Dapr's exponential backoff (500 ms, x1.5, ±50 %, capped at " + formatDuration(*cap) + ")";
     if (n < 0) {
       // Not forever: cenkalti's MaxElapsedTime (15 min, not settable from YAML) stops the retries.

@@ -44,6 +44,15 @@ constexpr const char *kTotalSource = "HttpStandardResilienceOptions default Tota
 // RetryHelper: Constant/Linear with jitter spread ±25 %; Exponential with jitter uses
 // decorrelated jitter, whose delays follow the exponential curve on average.
 constexpr double kLinearJitterUpper = 1.25;
+constexpr double kLinearJitterLower = 0.75; // ApplyJitter: delay + delay * 0.5 * (U - 0.5)
+// RL105: RetryHelper.GetRetryDelay computes the jittered delay first (ApplyJitter, or
+// DecorrelatedJitterBackoffV2 for Exponential) and then returns MaxDelay for any delay above it:
+// the draw is made before the cap (App-vNext/Polly src/Polly.Core/Retry/RetryHelper.cs, v8, checked
+// at main 173d6d1). Without UseJitter there is no draw to clip.
+constexpr const char *kOrderSource = "Polly's RetryHelper.GetRetryDelay draws the jittered delay, then returns MaxDelay for any delay above it";
+constexpr const char *kOrderInstead =
+    "set a DelayGenerator that draws over the capped delay, random(0, min(MaxDelay, Delay x 2^(retry-1))), "
+    "or keep MaxDelay above the delays the retries reach";
 
 std::string lower(std::string_view s) {
   std::string o(s);
@@ -168,7 +177,7 @@ void extractSection(ExtractContext &cx, const yaml::Node &section, const std::st
   if (auto n = getCI(retry, "MaxDelay"); n && !isNull(*n)) {
     auto d = readTimeSpan(cx, *n, "Retry.MaxDelay", anchor + "/MaxDelay");
     if (!d) b.cap.origin = Origin::Unknown; // reported as RL901; the cap it meant is not known
-    else if (growth == Growth::Exponential) b.cap = written(std::optional<Duration>(d), cx.span(*n));
+    else b.cap = written(std::optional<Duration>(d), cx.span(*n)); // GetRetryDelay clamps every backoff type
   }
   bool jitter = true;
   b.jitter = defaulted(Jitter::Proportional, retryKey, kJitterSource);
@@ -177,7 +186,15 @@ void extractSection(ExtractContext &cx, const yaml::Node &section, const std::st
     b.jitter = written(jitter ? Jitter::Proportional : Jitter::None, cx.span(*n));
     if (!jitter) b.jitter.fix = Fix{"set UseJitter to true", {cx.src.replace(cx.span(*n), "true")}};
   }
-  if (jitter && growth != Growth::Exponential) b.jitter_upper = kLinearJitterUpper;
+  if (jitter && growth != Growth::Exponential) {
+    b.jitter_upper = kLinearJitterUpper;
+    b.jitter_lower = kLinearJitterLower;
+  }
+  if (jitter && growth == Growth::Exponential) b.jitter_shape = JitterShape::Decorrelated;
+  if (jitter && b.cap.written() && b.cap.value) {
+    b.jitter_order = builtIn(JitterOrder::BeforeCap, b.cap.where, kOrderSource);
+    b.full_jitter_instead = kOrderInstead;
+  }
   b.description = "Polly retry delay";
 
   // Timeouts: only with evidence of the standard handler.

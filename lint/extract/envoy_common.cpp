@@ -85,6 +85,11 @@ void setEnvoyBackoff(RetryPolicy &p, Span blockWhere, std::optional<Duration> ba
   if (max) b.cap = written(max, maxWhere);
   else b.cap = builtIn(std::optional<Duration>(*b.initial.value * kEnvoyMaxBackoffFactor), blockWhere, kEnvoyBackoffSource);
   b.jitter = builtIn(Jitter::Full, blockWhere, kEnvoyBackoffSource);
+  b.jitter_lower = 0;
+  // RL105: after the cap. envoyproxy/envoy source/common/common/backoff_strategy.cc
+  // JitteredExponentialBackOffStrategy::nextBackOffMs: next_interval_ms_ is doubled up to
+  // max_interval_ms_ first, the wait is random() % that capped interval (full jitter).
+  b.jitter_order = builtIn(JitterOrder::AfterCap, blockWhere, "Envoy draws over the capped interval (backoff_strategy.cc JitteredExponentialBackOffStrategy)");
   b.description = "Envoy's jittered backoff (" + formatDuration(*b.initial.value) + " base)";
 }
 

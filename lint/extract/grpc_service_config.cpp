@@ -148,6 +148,11 @@ void extractRetryPolicy(ExtractContext &cx, const yaml::Node &rp, Span rpKey, si
     b.growth = written(mult == 1.0 ? Growth::Constant : Growth::Exponential, multWhere);
     b.jitter = builtIn(Jitter::Proportional, rpKey, kGrpcJitterSource);
     b.jitter_upper = kGrpcJitterUpper;
+    b.jitter_lower = 2.0 - kGrpcJitterUpper;
+    // RL105: after the cap. gRFC A6: retry n waits random(0, min(initialBackoff * multiplier^(n-1),
+    // maxBackoff)); C-core BackOff (grpc/grpc src/core/lib/backoff/backoff.cc, doc/connection-backoff.md):
+    // current_backoff = min(current_backoff * multiplier, max_backoff), then the ±20 % jitter on it.
+    b.jitter_order = builtIn(JitterOrder::AfterCap, rpKey, "gRPC jitters the already capped backoff (gRFC A6; grpc/grpc backoff.cc)");
     b.description = "gRPC backoff";
     if (*b.cap.value < *b.initial.value)
       cx.problem(b.cap.where, field + ".maxBackoff " + formatDuration(*b.cap.value) + " is below initialBackoff " + formatDuration(*b.initial.value) + ": every wait is cut to maxBackoff",

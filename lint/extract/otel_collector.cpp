@@ -126,6 +126,11 @@ void extractExporter(ExtractContext &cx, const yaml::Node &exporter, const std::
   if (randomization.value == 0) b.jitter = randomization.written() ? written(Jitter::None, randomization.where) : defaulted(Jitter::None, key, kDefaultsSource);
   else b.jitter = randomization.written() ? written(Jitter::Proportional, randomization.where) : defaulted(Jitter::Proportional, key, kDefaultsSource);
   b.jitter_upper = 1 + randomization.value;
+  b.jitter_lower = 1 - randomization.value;
+  // RL105: after the cap: the exporter helper uses cenkalti/backoff ExponentialBackOff, which
+  // randomizes around the interval already capped at MaxInterval (exponential.go NextBackOff).
+  if (randomization.value > 0)
+    b.jitter_order = builtIn(JitterOrder::AfterCap, key, "cenkalti/backoff randomizes around the interval already capped at MaxInterval");
   if (randomization.written() && randomization.value == 0)
     b.jitter.fix = Fix{"set randomization_factor: 0.5", {cx.src.replace(randomization.where, "0.5")}};
 

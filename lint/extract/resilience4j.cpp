@@ -35,6 +35,21 @@ constexpr const char *kFixedSource = "Resilience4j default: a fixed wait unless 
 constexpr double kDefaultMultiplier = 1.5;
 constexpr const char *kMultiplierSource = "Resilience4j default exponentialBackoffMultiplier 1.5 (resilience4j-core IntervalFunction.java DEFAULT_MULTIPLIER)";
 constexpr const char *kCapSource = "Resilience4j: no exponentialMaxWaitDuration, so the exponential wait is uncapped (CommonRetryConfigurationProperties.java)";
+// CommonRetryConfigurationProperties.configureExponentialBackoff / ...AndRandomizedWait (the same
+// from 1.7.1 to 2.4.0 and main, checked at resilience4j/resilience4j af9e7c9): the max wait is passed
+// to IntervalFunction only when exponentialBackoffMultiplier is set and, with enableRandomizedWait,
+// randomizedWaitFactor too; otherwise the function is built without it and the wait is uncapped.
+// randomizedWaitFactor is not merged from a base config (ConfigUtils.mergePropertiesIfAny merges
+// the two enable flags, the multiplier and the max wait only): the block with waitDuration decides.
+constexpr const char *kCapIgnoredSource = "Resilience4j ignores exponentialMaxWaitDuration unless exponentialBackoffMultiplier (and, with enableRandomizedWait, randomizedWaitFactor) is set (CommonRetryConfigurationProperties.java)";
+// RL105: IntervalFunction.ofExponentialRandomBackoff(initial, multiplier, randomizationFactor,
+// maxInterval) returns Math.min(randomize(interval), maxInterval): the draw, uniform on
+// interval * [1 - f, 1 + f], is made before the cap (resilience4j-core IntervalFunction.java,
+// unchanged from 1.7.1 to 2.4.0 and main af9e7c9).
+constexpr const char *kOrderSource = "Resilience4j's IntervalFunction.ofExponentialRandomBackoff returns Math.min(randomize(interval), maxInterval)";
+constexpr const char *kOrderInstead =
+    "set an IntervalFunction in code that draws over the capped wait, random(0, min(exponentialMaxWaitDuration, "
+    "waitDuration x multiplier^(retry-1))): the Spring properties cannot express that order";
 // IntervalFunction.DEFAULT_RANDOMIZATION_FACTOR = 0.5 when randomized wait is on and no factor is set.
 constexpr double kDefaultRandomFactor = 0.5;
 constexpr const char *kJitterSource = "Resilience4j default: no randomized wait unless enableRandomizedWait is true (CommonRetryConfigurationProperties.java)";
@@ -350,7 +365,21 @@ private:
       }
       if (b.multiplier.value == 1.0) b.growth = written(Growth::Constant, b.multiplier.where);
       if (Found c = find(chain, "exponentialMaxWaitDuration")) {
-        if (auto d = duration(c, "exponentialMaxWaitDuration")) b.cap = written(std::optional<Duration>(d), c.value->where);
+        if (auto d = duration(c, "exponentialMaxWaitDuration")) {
+          bool multiplierSet = find(chain, "exponentialBackoffMultiplier").value != nullptr;
+          bool factorSet = wait && find({wait.block}, "randomizedWaitFactor");
+          if (multiplierSet && (!randomized || factorSet)) {
+            b.cap = written(std::optional<Duration>(d), c.value->where);
+          } else {
+            std::string missing = multiplierSet ? "randomizedWaitFactor" : randomized && !factorSet ? "exponentialBackoffMultiplier and randomizedWaitFactor" : "exponentialBackoffMultiplier";
+            cx_.problem(c.value->where, c.block->label() + ".exponentialMaxWaitDuration is ignored: Resilience4j applies the maximum only when " + missing +
+                                            (missing.find(" and ") != std::string::npos ? " are" : " is") + " also set" +
+                                            (randomized && !factorSet && find(chain, "randomizedWaitFactor") ? " (randomizedWaitFactor in the block with waitDuration: it is not inherited)" : "") +
+                                            ", so the wait grows without limit",
+                        anchorOf(c, "exponentialMaxWaitDuration"));
+            b.cap = defaulted(std::optional<Duration>(), key, kCapIgnoredSource);
+          }
+        }
       } else {
         b.cap = defaulted(std::optional<Duration>(), key, kCapSource);
         if (auto e = addEntry(cx_.src, *owner.node, "exponentialMaxWaitDuration", kCapFixValue))
@@ -364,7 +393,7 @@ private:
     if (randomized) {
       double factor = kDefaultRandomFactor;
       Span where = rnd.value->where;
-      if (Found f = find(chain, "randomizedWaitFactor")) {
+      if (Found f = wait ? find({wait.block}, "randomizedWaitFactor") : Found{}) {
         double v = springNumber(*f.value, f.block->label() + ".randomizedWaitFactor");
         if (v < 0 || v >= 1)
           cx_.problem(f.value->where, f.block->label() + ".randomizedWaitFactor must be in [0, 1): Resilience4j rejects it", anchorOf(f, "randomizedWaitFactor"));
@@ -375,6 +404,11 @@ private:
       }
       b.jitter = written(factor > 0 ? Jitter::Proportional : Jitter::None, where);
       b.jitter_upper = 1.0 + factor;
+      b.jitter_lower = 1.0 - factor;
+      if (exponential && factor > 0 && b.cap.written() && b.cap.value) {
+        b.jitter_order = builtIn(JitterOrder::BeforeCap, b.cap.where, kOrderSource);
+        b.full_jitter_instead = kOrderInstead;
+      }
     } else if (rnd) {
       b.jitter = written(Jitter::None, rnd.value->where);
       b.jitter.fix = Fix{"set enableRandomizedWait to true", {cx_.src.replace(rnd.value->where, "true")}};

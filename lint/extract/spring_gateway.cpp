@@ -308,6 +308,12 @@ private:
     }
     b.jitter = written(factor > 0 ? Jitter::Proportional : Jitter::None, where);
     b.jitter_upper = 1.0 + factor;
+    b.jitter_lower = std::max(0.0, 1.0 - factor);
+    // RL105: after the cap, on both paths of RetryGatewayFilterFactory.java (main 0d988d1):
+    // statuses: nextDelay = applyJitter(computeBackoff(...)), computeBackoff returning maxBackoff
+    // for anything above it; exceptions: reactor-core RetryBackoffSpec caps the backoff, then bounds
+    // the jitter inside [firstBackoff, maxBackoff]. No draw is cut to the cap.
+    if (factor > 0) b.jitter_order = builtIn(JitterOrder::AfterCap, where, "Spring Cloud Gateway applies the jitter to the capped backoff (RetryGatewayFilterFactory.java)");
   }
 
   void full(const SpringNode &filter, const SpringNode *args, const std::string &where, const std::string &anchor, bool isDefault) {

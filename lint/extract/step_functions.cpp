@@ -275,6 +275,11 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     std::string v = requireString(cx, *n, field + ".JitterStrategy");
     if (v == "FULL") {
       b.jitter = written(Jitter::Full, cx.span(*n));
+      b.jitter_lower = 0;
+      // RL105: after the cap. AWS Step Functions developer guide, "Retrying after an error":
+      // MaxDelaySeconds caps the retry interval and JitterStrategy FULL randomizes between 0 and
+      // that (capped) interval. The runtime is not open source; the documentation is the reference.
+      b.jitter_order = builtIn(JitterOrder::AfterCap, cx.span(*n), "Step Functions: FULL jitter draws between 0 and the interval capped by MaxDelaySeconds");
     } else if (v == "NONE") {
       b.jitter = written(Jitter::None, cx.span(*n));
       Span at = cx.span(*n);

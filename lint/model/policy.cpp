@@ -5,25 +5,81 @@
 
 namespace retrylint {
 
-std::optional<Duration> worstCaseWait(const Backoff &b, int n) {
+std::optional<Duration> grownWait(const Backoff &b, int n) {
   if (!b.growth.known() || n < 1) return std::nullopt;
   if (b.growth.value == Growth::NoWait) return Duration{0};
   if (!b.initial.value) return std::nullopt;
   Duration base = *b.initial.value;
-  Duration nominal;
   switch (b.growth.value) {
   case Growth::NoWait: return Duration{0};
-  case Growth::Constant: nominal = base; break;
-  case Growth::Linear: nominal = base * static_cast<double>(n); break;
+  case Growth::Constant: return base;
+  case Growth::Linear: return base * static_cast<double>(n);
   case Growth::Exponential: {
     double factor = b.envoy_schedule ? std::pow(2.0, n) - 1.0 : std::pow(b.multiplier.value, n - 1);
     if (!std::isfinite(factor) || factor > 1e12) factor = 1e12;
-    nominal = base * factor;
-    break;
+    return base * factor;
   }
   }
-  if (b.cap.value && nominal > *b.cap.value) nominal = *b.cap.value;
-  return nominal * b.jitter_upper;
+  return std::nullopt;
+}
+
+std::optional<Duration> worstCaseWait(const Backoff &b, int n) {
+  auto nominal = grownWait(b, n);
+  if (!nominal) return std::nullopt;
+  if (b.cap.value && *nominal > *b.cap.value) nominal = *b.cap.value;
+  return *nominal * b.jitter_upper;
+}
+
+namespace {
+
+// Polly DecorrelatedJitterBackoffV2 (App-vNext/Polly src/Polly.Core/Retry/RetryHelper.cs, v8):
+// before retry n (Polly's attempt n-1) t = n-1 + U, next = 2^t * tanh(sqrt(4t)), and the delay is
+// (next - prev) / 1.4 * base, prev being the previous retry's `next` (0 before the first).
+double pollyNext(double t) { return t <= 0 ? 0.0 : std::pow(2.0, t) * std::tanh(std::sqrt(4.0 * t)); }
+constexpr double kPollyScale = 1 / 1.4;
+
+} // namespace
+
+std::optional<DrawRange> drawRange(const Backoff &b, int n) {
+  auto g = grownWait(b, n);
+  if (!g) return std::nullopt;
+  switch (b.jitter_shape) {
+  case JitterShape::Uniform: return DrawRange{*g * b.jitter_lower, *g * b.jitter_upper};
+  case JitterShape::AddedUnknown: return DrawRange{*g, std::nullopt};
+  case JitterShape::Unknown: return std::nullopt;
+  case JitterShape::Decorrelated: {
+    if (!b.initial.value || n > 1000) return std::nullopt;
+    double hi = pollyNext(n) - (n >= 2 ? pollyNext(n - 2) : 0.0);
+    return DrawRange{Duration{0}, *b.initial.value * (hi * kPollyScale)};
+  }
+  }
+  return std::nullopt;
+}
+
+std::optional<double> shareAbove(const Backoff &b, int n, Duration cap) {
+  auto r = drawRange(b, n);
+  if (!r) return std::nullopt;
+  if (r->lo >= cap) return 1.0;
+  if (!r->hi) return std::nullopt;
+  if (*r->hi <= cap) return 0.0;
+  if (b.jitter_shape == JitterShape::Decorrelated) {
+    // P((next(n-1+U) - next(n-2+V)) / 1.4 * base > cap), U and V independent uniform: midpoint grid.
+    constexpr int kGrid = 600;
+    double limit = cap.seconds() / b.initial.value->seconds() / kPollyScale;
+    long above = 0;
+    for (int i = 0; i < kGrid; ++i) {
+      double next = pollyNext(n - 1 + (i + 0.5) / kGrid);
+      if (n == 1) {
+        above += next > limit ? kGrid : 0;
+        continue;
+      }
+      for (int j = 0; j < kGrid; ++j)
+        if (next - pollyNext(n - 2 + (j + 0.5) / kGrid) > limit) ++above;
+    }
+    return static_cast<double>(above) / (static_cast<double>(kGrid) * kGrid);
+  }
+  double lo = static_cast<double>(r->lo.nanos), hi = static_cast<double>(r->hi->nanos);
+  return (hi - static_cast<double>(cap.nanos)) / (hi - lo);
 }
 
 std::optional<Duration> worstCaseWaits(const Backoff &b, int k) {

@@ -43,6 +43,21 @@ template <class T> Setting<T> builtIn(T v, Span where, std::string source) {
 enum class Growth { NoWait, Constant, Linear, Exponential };
 enum class Jitter { None, Full, Proportional };
 
+// Where the random term is drawn relative to the cap (RL105).
+enum class JitterOrder {
+  AfterCap,  // the draw is made over the capped wait: random(0, min(cap, grown)) — full jitter
+  BeforeCap, // the cap is applied to the drawn wait: min(cap, randomize(grown)) — every draw above
+             // the cap becomes exactly the cap
+};
+
+// The shape of the random wait before the cap, around the grown wait g of retry n.
+enum class JitterShape {
+  Uniform,      // uniform on [g * jitter_lower, g * jitter_upper]
+  AddedUnknown, // g plus a random term >= 0 whose size is not known (C++ `+ jitter(rng)`)
+  Decorrelated, // Polly's DecorrelatedJitterBackoffV2 (RetryHelper.cs): not uniform, see drawRange
+  Unknown,      // random, but its range is not known (C++ `delay * dist(rng)` with dist's bounds unread)
+};
+
 struct Backoff {
   Setting<Growth> growth;
   Setting<std::optional<Duration>> initial;
@@ -50,11 +65,26 @@ struct Backoff {
   Setting<std::optional<Duration>> cap;     // nullopt = no maximum
   Setting<Jitter> jitter;
   double jitter_upper = 1.0;                // worst-case factor on the nominal wait (gRPC: 1.2)
+  double jitter_lower = 1.0;                // best-case factor (Resilience4j factor 0.5: 0.5; full jitter: 0)
+  JitterShape jitter_shape = JitterShape::Uniform;
+  // RL105: random term before or after the cap. Known only where both a jitter and a cap apply;
+  // `source` names the runtime code that decides it.
+  Setting<JitterOrder> jitter_order;
+  std::string full_jitter_instead;          // what to write instead when BeforeCap, in the dialect's terms
   // Envoy draws retry n's wait from [0, (2^n - 1) * base), capped: worst case (2^n - 1) * base.
   bool envoy_schedule = false;
   std::string description;                  // for messages: "Envoy's built-in backoff (25 ms base, 250 ms cap)"
 };
 
+// The grown wait before retry n (1-based) without jitter or cap, or nullopt when not known.
+std::optional<Duration> grownWait(const Backoff &b, int n);
+// The range of the random wait before retry n before any cap: [lo, hi]; hi is nullopt when the
+// random term's size is not known (JitterShape::AddedUnknown). nullopt when the schedule is not known.
+struct DrawRange { Duration lo; std::optional<Duration> hi; };
+std::optional<DrawRange> drawRange(const Backoff &b, int n);
+// The share (0..1) of draws before retry n that lie above `cap`, so that a cap applied after the
+// draw turns them into exactly `cap`; nullopt when not known.
+std::optional<double> shareAbove(const Backoff &b, int n, Duration cap);
 // Worst-case wait before retry n (1-based), or nullopt when the schedule is not known.
 std::optional<Duration> worstCaseWait(const Backoff &b, int n);
 // Worst-case sum of the waits before retries 1..k, or nullopt when the schedule is not known.
