@@ -301,7 +301,7 @@ TEST_F(HostileYaml, MergeKeysGiveTheMergedTreesFindings) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out.find("RL901"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("r4j.yml:13:20: warning: maxAttempts 8 exceeds the ceiling of 5 attempts"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("r4j.yml:15:20: warning: maxAttempts 8 exceeds the ceiling of 5 attempts"), std::string::npos) << r.out;
   EXPECT_EQ(count(r.out, "r4j.yml:"), 1u) << r.out; // `overrides` (maxAttempts 2) is fine
   EXPECT_EQ(count(r.out, "istio.yaml:12:17: warning: attempts: 9"), 1u) << r.out;
   EXPECT_EQ(count(r.out, "istio.yaml:"), 1u) << r.out;
