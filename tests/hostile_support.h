@@ -6,21 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "lint/sanitizers.h"
 #include "tests/cli_support.h"
 
 namespace retrylint::testing {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
+constexpr bool kAsan = kAddressSanitizer;
 
 // retrylint ARGS in `dir`, killed after `seconds` (exit 124 then) and, outside ASan (which
 // reserves terabytes of address space, so `ulimit -v` breaks it), limited to `kib` KiB of memory.

@@ -1,4 +1,5 @@
 #include "lint/cpp/isolation.h"
+#include "lint/sanitizers.h"
 
 #include <cerrno>
 #include <chrono>
@@ -22,17 +23,7 @@ namespace retrylint::cpp {
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
+constexpr bool kAsan = kAddressSanitizer;
 
 // The worker's exit codes for the ways it stops on its own.
 constexpr int kExitOutOfMemory = 3;

@@ -1,4 +1,5 @@
 #include "lint/fix/apply_fixes.h"
+#include "lint/io/posix.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -7,7 +8,6 @@
 #include <tuple>
 
 #include <fcntl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -69,47 +69,6 @@ struct Fd {
   int release() { return std::exchange(fd, -1); }
 };
 
-bool writeAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      return false;
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
-
-bool readAll(int fd, size_t size, std::string &out) {
-  out.resize(size);
-  size_t have = 0;
-  while (have < size) {
-    ssize_t n = ::read(fd, out.data() + have, size - have);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    if (n == 0) break;
-    have += static_cast<size_t>(n);
-  }
-  out.resize(have);
-  return true;
-}
-
-std::string randomSuffix() {
-  unsigned char bytes[8];
-  size_t have = 0;
-  while (have < sizeof bytes) {
-    ssize_t n = ::getrandom(bytes + have, sizeof bytes - have, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    have += static_cast<size_t>(n);
-  }
-  // O_EXCL keeps the create safe whatever the name; the randomness only avoids collisions.
-  for (size_t i = have; i < sizeof bytes; ++i) bytes[i] = static_cast<unsigned char>(::rand());
-  return llvm::toHex(llvm::ArrayRef<uint8_t>(bytes, sizeof bytes), /*LowerCase=*/true);
-}
-
 bool sameVersion(const struct stat &a, const struct stat &b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
          a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_ctim.tv_sec == b.st_ctim.tv_sec && a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
@@ -147,7 +106,7 @@ std::string fixFile(const std::string &path, const std::vector<const Fix *> &fix
   if (before.st_dev != link.st_dev || before.st_ino != link.st_ino || !S_ISREG(before.st_mode) || before.st_nlink > 1)
     return "changed while being fixed; run again";
   std::string text;
-  if (!readAll(in.fd, static_cast<size_t>(before.st_size), text)) return "cannot read: " + errnoText(errno);
+  if (!io::readFd(in.fd, static_cast<size_t>(before.st_size), text)) return "cannot read: " + errnoText(errno);
 
   const size_t bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
   const std::string digest = textDigest(std::string_view(text).substr(bom));
@@ -174,7 +133,7 @@ std::string fixFile(const std::string &path, const std::vector<const Fix *> &fix
   std::string tmp;
   Fd out;
   for (int tries = 0; tries < 100 && out.fd < 0; ++tries) {
-    tmp = "." + base + ".retrylint-" + randomSuffix();
+    tmp = "." + base + ".retrylint-" + io::randomHex(8);
     out.fd = ::openat(dirFd.fd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (out.fd < 0 && errno != EEXIST) return "cannot create a temporary file beside it: " + errnoText(errno);
   }
@@ -185,7 +144,7 @@ std::string fixFile(const std::string &path, const std::vector<const Fix *> &fix
     return what + (e ? ": " + errnoText(e) : std::string());
   };
   errno = 0;
-  if (!writeAll(out.fd, text)) return fail("cannot write the fixed file");
+  if (!io::writeFd(out.fd, text)) return fail("cannot write the fixed file");
   // The same owner and mode as the file it replaces; a file we cannot give its owner back is
   // not replaced.
   if (::fchown(out.fd, before.st_uid, before.st_gid) != 0 && (before.st_uid != ::geteuid() || before.st_gid != ::getegid()))

@@ -1,4 +1,5 @@
 #include "lint/perf/cache.h"
+#include "lint/io/posix.h"
 
 #include <atomic>
 #include <cerrno>
@@ -204,34 +205,7 @@ bool readRegular(int fd, size_t limit, std::string &out) {
   struct stat st;
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 || static_cast<uint64_t>(st.st_size) > limit)
     return false;
-  out.resize(static_cast<size_t>(st.st_size));
-  size_t have = 0;
-  while (have < out.size()) {
-    ssize_t n = ::read(fd, out.data() + have, out.size() - have);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    if (n == 0) break;
-    have += static_cast<size_t>(n);
-  }
-  out.resize(have);
-  return true;
-}
-
-bool randomBytes(uint8_t *out, size_t n) {
-  while (n > 0) {
-    ssize_t got = ::getrandom(out, n, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return false;
-    out += got;
-    n -= static_cast<size_t>(got);
-  }
-  return true;
-}
-
-std::string randomHex(size_t bytes) {
-  std::vector<uint8_t> b(bytes);
-  if (!randomBytes(b.data(), b.size())) return std::to_string(llvm::sys::Process::GetRandomNumber());
-  return llvm::toHex(b, /*LowerCase=*/true);
+  return io::readFd(fd, static_cast<size_t>(st.st_size), out);
 }
 
 // `path` made absolute, with its longest existing prefix resolved through symbolic links (the
@@ -288,11 +262,11 @@ int readKeyFile(int dirFd, const std::string &shownPath, std::string &key, std::
 // concurrent first runs agree on one key and never read a half-written one.
 bool createKeyFile(int dirFd, const std::string &shownPath, std::string &why) {
   uint8_t key[kKeyBytes];
-  if (!randomBytes(key, sizeof key)) {
+  if (!io::randomBytes(key, sizeof key)) {
     why = "cannot get random bytes for a new key file " + shownPath;
     return false;
   }
-  std::string tmp = std::string(kKeyFile) + ".new." + std::to_string(::getpid()) + "." + randomHex(8);
+  std::string tmp = std::string(kKeyFile) + ".new." + std::to_string(::getpid()) + "." + io::randomHex(8);
   int fd = ::openat(dirFd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) {
     why = "cannot create the key file " + shownPath + ": " + std::error_code(errno, std::generic_category()).message();
@@ -498,7 +472,7 @@ void ResultCache::store(const std::string &key, const FileResult &r) const {
   // reader sees the old entry or the whole new one, and a link planted at the entry's name is
   // replaced, not written through.
   std::string name = key.substr(2) + ".json";
-  std::string tmp = name + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(counter++) + "." + randomHex(4);
+  std::string tmp = name + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(counter++) + "." + io::randomHex(4);
   int fd = ::openat(sub, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd >= 0) {
     bool ok = writeAll(fd, kEntryMagic) && writeAll(fd, mac(key, body)) && writeAll(fd, "\n") && writeAll(fd, body);

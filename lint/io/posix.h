@@ -1,0 +1,20 @@
+// Small POSIX pieces the careful readers and writers share (--fix, the cache, the worker): whole
+// reads and writes on a descriptor that retry on EINTR, and random bytes from the kernel.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace retrylint::io {
+
+// Reads up to `size` bytes (fewer when the file ends first) into `out`; false on a read error.
+bool readFd(int fd, size_t size, std::string &out);
+// Writes all of `data`; false (errno set) on an error.
+bool writeFd(int fd, std::string_view data);
+// Fills `out` from getrandom(); false when the kernel gives none.
+bool randomBytes(uint8_t *out, size_t n);
+// `bytes` random bytes in hex, for unguessable temporary names (O_EXCL keeps them safe anyway).
+std::string randomHex(size_t bytes);
+
+} // namespace retrylint::io
