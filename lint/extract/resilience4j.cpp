@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "lint/extract/extractors.h"
 #include "lint/extract/spring_tree.h"
@@ -171,6 +172,11 @@ public:
     collect(child(*retry, "configs"), "configs", configs_);
     collect(child(*retry, "instances"), "instances", instances_);
     collect(child(*retry, "backends"), "instances", instances_);
+    // Indexes, so that a file with many configs and instances costs linear time.
+    for (const Block &b : configs_) configByName_.emplace(b.name, &b);
+    for (auto path : {"resilience4j.circuitbreaker.instances", "resilience4j.circuitbreaker.backends"})
+      if (const SpringNode *m = at(root_, path); m && m->isMap())
+        for (const auto &c : m->children) breakerByName_.emplace(c.key, &c);
     size_t problemsBefore = cx_.model.problems.size();
 
     // Instances: their own policy, or folded into the config they are a copy of.
@@ -212,6 +218,8 @@ private:
   const SpringNode &root_;
   ExtractContext &cx_;
   std::vector<Block> configs_, instances_;
+  std::unordered_map<std::string, const Block *> configByName_;       // the first of each name
+  std::unordered_map<std::string, const SpringNode *> breakerByName_; // instances, then backends
 
   void collect(const SpringNode *map, const std::string &kind, std::vector<Block> &out) {
     if (!map || map->isNull()) return;
@@ -227,9 +235,8 @@ private:
   }
 
   const Block *config(const std::string &name) const {
-    for (const Block &b : configs_)
-      if (b.name == name) return &b;
-    return nullptr;
+    auto it = configByName_.find(name);
+    return it == configByName_.end() ? nullptr : it->second;
   }
 
   // The block, the configs it names through baseConfig, then configs.default (merged into every
@@ -258,11 +265,8 @@ private:
   }
 
   const SpringNode *breakerFor(const std::string &name) const {
-    for (auto path : {"resilience4j.circuitbreaker.instances", "resilience4j.circuitbreaker.backends"})
-      if (const SpringNode *m = at(root_, path); m && m->isMap())
-        for (const auto &c : m->children)
-          if (c.key == name) return &c;
-    return nullptr;
+    auto it = breakerByName_.find(name);
+    return it == breakerByName_.end() ? nullptr : it->second;
   }
 
   void build(const Block &owner, const std::vector<const Block *> &chain, const std::vector<std::string> &users) {

@@ -54,10 +54,15 @@ std::vector<Step> splitKey(std::string_view key) {
 }
 
 SpringNode *findChild(SpringNode &n, std::string_view name) {
-  std::string want = relaxedName(name);
-  for (auto &c : n.children)
-    if (relaxesTo(c.key, want)) return &c;
-  return nullptr;
+  auto it = n.byName.find(relaxedName(name));
+  return it == n.byName.end() ? nullptr : &n.children[it->second];
+}
+
+// Adds an entry to a map node, indexed by its relaxed name.
+SpringNode &addChild(SpringNode &map, SpringNode child) {
+  map.byName.emplace(relaxedName(child.key), map.children.size());
+  map.children.push_back(std::move(child));
+  return map.children.back();
 }
 
 // The node reached by one step from `parent`, created (as Null) when missing.
@@ -67,6 +72,7 @@ SpringNode &stepInto(SpringNode &parent, const Step &s, bool *created) {
     if (parent.kind != SpringNode::Kind::List) {
       parent.kind = SpringNode::Kind::List;
       parent.children.clear();
+      parent.byName.clear();
     }
     constexpr size_t kMaxIndex = 10000; // a list index beyond this is not a real config
     size_t idx = std::min(s.idx, kMaxIndex);
@@ -79,19 +85,20 @@ SpringNode &stepInto(SpringNode &parent, const Step &s, bool *created) {
   if (parent.kind != SpringNode::Kind::Map) {
     parent.kind = SpringNode::Kind::Map;
     parent.children.clear();
+    parent.byName.clear();
   }
   if (SpringNode *c = findChild(parent, s.name)) return *c;
   *created = true;
-  parent.children.emplace_back();
-  parent.children.back().key = s.name;
-  return parent.children.back();
+  SpringNode fresh;
+  fresh.key = s.name;
+  return addChild(parent, std::move(fresh));
 }
 
 void merge(SpringNode &into, SpringNode from) {
   if (into.kind == SpringNode::Kind::Map && from.kind == SpringNode::Kind::Map) {
     for (auto &c : from.children) {
       if (SpringNode *mine = findChild(into, c.key)) merge(*mine, std::move(c));
-      else into.children.push_back(std::move(c));
+      else addChild(into, std::move(c));
     }
     return;
   }
@@ -222,10 +229,8 @@ bool relaxesTo(std::string_view name, std::string_view relaxed) {
 
 const SpringNode *child(const SpringNode &n, std::string_view name) {
   if (!n.isMap()) return nullptr;
-  std::string want = relaxedName(name);
-  for (const auto &c : n.children)
-    if (relaxesTo(c.key, want)) return &c;
-  return nullptr;
+  auto it = n.byName.find(relaxedName(name));
+  return it == n.byName.end() ? nullptr : &n.children[it->second];
 }
 
 const SpringNode *at(const SpringNode &root, std::string_view dottedPath) {
@@ -264,6 +269,7 @@ SpringNode springTreeFromProperties(const SourceFile &src) {
     }
     cur->kind = SpringNode::Kind::Scalar;
     cur->children.clear();
+    cur->byName.clear();
     cur->scalar = e.value;
     cur->where = e.valueWhere;
     cur->keyWhere = e.keyWhere;

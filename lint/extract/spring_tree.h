@@ -5,6 +5,7 @@
 // binding does: case-insensitively, ignoring '-' and '_' (`max-attempts` = `maxAttempts`).
 #pragma once
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct SpringNode {
   int line0 = -1, col0 = -1; // a scalar's first character, for token spans
   bool singleLine = true;
   std::vector<SpringNode> children; // map entries (by `key`) or list items
+  // A map's entries by relaxed name (the first entry of each name): lookups stay constant-time
+  // however wide a map a file writes. Kept by the tree builder in spring_tree.cpp.
+  std::unordered_map<std::string, size_t> byName;
 
   // Where a fix may add a child entry: YAML after `insertAfterLine0` with `childIndent`,
   // .properties as a new `path.child=value` line after `insertAfterLine0`. -1: no fix.
