@@ -339,6 +339,14 @@ TEST(HostileCache, LinksPlantedInTheCacheAreNotFollowed) {
   CliRun t = rig.run("vs.yaml");
   EXPECT_EQ(t.exit_code, 1) << t.err;
   EXPECT_TRUE(fs::is_empty(victimDir));
+  // And the cache directory itself, planted as a link by the checkout where CI keeps its cache.
+  fs::remove_all(rig.cache);
+  fs::create_directory_symlink(victimDir, rig.cache);
+  CliRun c = rig.run("vs.yaml");
+  EXPECT_EQ(c.exit_code, 1) << c.err;
+  EXPECT_NE(c.out.find("vs.yaml:6:25: warning"), std::string::npos) << c.out;
+  EXPECT_NE(c.err.find("not using the result cache in " + rig.cache.string() + ": it is a symbolic link"), std::string::npos) << c.err;
+  EXPECT_TRUE(fs::is_empty(victimDir));
 }
 
 // Several runs at once on one cache, on their first use of the key: they agree on one key, all

@@ -246,6 +246,10 @@ std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vec
     errors.push_back(Diagnostic{path, 0, 0, "cannot read the config: not a regular file"});
     return std::nullopt;
   }
+  if (st.getSize() > kMaxConfigBytes) {
+    errors.push_back(Diagnostic{path, 0, 0, "the config is " + std::to_string(st.getSize()) + " bytes, too large to be a retrylint config"});
+    return std::nullopt;
+  }
   auto buf = llvm::MemoryBuffer::getFile(path);
   if (!buf) {
     errors.push_back(Diagnostic{path, 0, 0, "cannot read the config: " + buf.getError().message()});

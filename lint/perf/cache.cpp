@@ -309,6 +309,12 @@ std::array<uint8_t, 32> hmacSha256(std::string_view key, std::string_view messag
 }
 
 std::optional<std::string> cacheSecret(const std::string &cacheDir, std::string &why) {
+  // A cache directory that is a link is not used (ResultCache opens it without following).
+  if (llvm::sys::fs::file_status st; !llvm::sys::fs::status(cacheDir, st, /*follow=*/false) &&
+                                     st.type() == llvm::sys::fs::file_type::symlink_file) {
+    why = "it is a symbolic link (name the directory it points to)";
+    return std::nullopt;
+  }
   if (auto env = llvm::sys::Process::GetEnv("RETRYLINT_CACHE_KEY"); env && !env->empty()) {
     if (env->size() < kMinKeyBytes) {
       why = "$RETRYLINT_CACHE_KEY is shorter than 16 characters";
@@ -403,9 +409,10 @@ int ResultCache::entriesDir(bool create) const {
   std::lock_guard<std::mutex> lock(mu_);
   if (entriesFd_ >= 0) return entriesFd_;
   if (rootFd_ < 0) {
-    // The directory the user named may be a link; what is under it is opened without following any.
+    // The directory the user named must not itself be a link (a checkout that plants one where
+    // CI keeps its cache would steer the writes elsewhere); nothing under it is followed either.
     if (create && llvm::sys::fs::create_directories(dir_)) return -1;
-    rootFd_ = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    rootFd_ = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (rootFd_ < 0) return -1;
   }
   entriesFd_ = openDirAt(rootFd_, "v2", create);
