@@ -8,6 +8,7 @@
 #include <regex>
 #include <tuple>
 
+#include <llvm/Support/Errno.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
@@ -442,7 +443,7 @@ bool readInput(const Candidate &c, const ExtractOptions &limits, std::string &te
   int fd = ::open(c.path.c_str(), flags);
   if (fd < 0) {
     if (!c.named && errno == ELOOP) return false; // swapped for a link since the walk
-    return fail("cannot read: " + std::error_code(errno, std::generic_category()).message());
+    return fail("cannot read: " + llvm::sys::StrError(errno));
   }
   struct FdCloser {
     int fd;
@@ -474,7 +475,7 @@ bool readInput(const Candidate &c, const ExtractOptions &limits, std::string &te
   while (have < text.size()) {
     ssize_t got = ::read(fd, text.data() + have, text.size() - have);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return fail("cannot read: " + std::error_code(errno, std::generic_category()).message());
+    if (got < 0) return fail("cannot read: " + llvm::sys::StrError(errno));
     if (got == 0) break;
     have += static_cast<size_t>(got);
   }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Errno.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
@@ -144,17 +145,21 @@ int openDir(int parentFd, const char *name, const std::string &path, bool follow
   }
 }
 
-// Opens a subdirectory met in a listing; -1 when it cannot be walked. Swapped for a link or
-// A directory that could not be read, under its own path; the walk goes on.
-void walkError(Walk &w, const std::string &dir, const std::string &given, std::error_code ec) {
-  w.errors.push_back(Diagnostic{shown(dir, given), 0, 0, "cannot walk the directory: " + ec.message()});
+// A directory that could not be read, under its own path; the walk goes on. The message comes
+// from strerror, not std::error_code: the usual cause is running out of file descriptors, and
+// std::error_category's virtual call is then what UBSan cannot check (it needs a descriptor).
+void walkError(Walk &w, const std::string &dir, const std::string &given, int err) {
+  w.errors.push_back(Diagnostic{shown(dir, given), 0, 0, "cannot walk the directory: " + llvm::sys::StrError(err)});
 }
+
+// Opens a subdirectory met in a listing; -1 when it cannot be walked (an error, unless it was
+// swapped for a link or removed since the listing).
 
 // removed since the listing: not followed, not an error; any other failure is an error of its own.
 int openSubdir(int parentFd, const char *name, const std::string &path, const std::string &given, Walk &w) {
   int fd = openDir(parentFd, name, path);
   if (fd < 0 && errno != ELOOP && errno != ENOENT && errno != ENOTDIR)
-    walkError(w, path, given, std::error_code(errno, std::generic_category()));
+    walkError(w, path, given, errno);
   return fd;
 }
 
@@ -163,7 +168,7 @@ int openSubdir(int parentFd, const char *name, const std::string &path, const st
 void walkTree(int fd, const std::string &dir, const std::string &given,
               const std::function<bool(const std::string &)> &excluded, Walk &w, int depth) {
   Listing here;
-  if (std::error_code ec = list(fd, w, here)) walkError(w, dir, given, ec);
+  if (std::error_code ec = list(fd, w, here)) walkError(w, dir, given, ec.value());
   const bool keepOpen = depth < kMaxOpenDirs;
   if (!keepOpen) {
     ::close(fd);
@@ -200,11 +205,11 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
     std::vector<std::pair<std::string, std::string>> subdirs; // name, path
     const int top = openDir(-1, nullptr, given, /*follow=*/true);
     if (top < 0) {
-      errors.push_back(Diagnostic{given, 0, 0, "cannot walk the directory: " + std::error_code(errno, std::generic_category()).message()});
+      errors.push_back(Diagnostic{given, 0, 0, "cannot walk the directory: " + llvm::sys::StrError(errno)});
       continue;
     }
     Listing listing;
-    if (std::error_code ec = list(top, walks[0], listing)) walkError(walks[0], given, given, ec);
+    if (std::error_code ec = list(top, walks[0], listing)) walkError(walks[0], given, given, ec.value());
     for (const auto &[offset, type] : listing.entries) {
       const char *name = listing.names.data() + offset;
       std::string p = joined(given, name);

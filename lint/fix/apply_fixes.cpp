@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <llvm/Support/Errno.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/SHA256.h>
@@ -54,7 +55,7 @@ void stampFixes(std::vector<Finding> &findings, std::string_view text) {
 
 namespace {
 
-std::string errnoText(int e) { return std::error_code(e, std::generic_category()).message(); }
+std::string errnoText(int e) { return llvm::sys::StrError(e); }
 
 // Closes a descriptor on every path out.
 struct Fd {

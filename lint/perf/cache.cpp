@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <llvm/Support/Errno.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
@@ -243,7 +244,7 @@ int readKeyFile(int dirFd, const std::string &shownPath, std::string &key, std::
   if (fd < 0) {
     if (errno == ENOENT) return ENOENT;
     why = "cannot open the key file " + shownPath + ": " +
-          (errno == ELOOP ? std::string("it is a symbolic link") : std::error_code(errno, std::generic_category()).message());
+          (errno == ELOOP ? std::string("it is a symbolic link") : llvm::sys::StrError(errno));
     return -1;
   }
   struct stat st;
@@ -269,7 +270,7 @@ bool createKeyFile(int dirFd, const std::string &shownPath, std::string &why) {
   std::string tmp = std::string(kKeyFile) + ".new." + std::to_string(::getpid()) + "." + io::randomHex(8);
   int fd = ::openat(dirFd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) {
-    why = "cannot create the key file " + shownPath + ": " + std::error_code(errno, std::generic_category()).message();
+    why = "cannot create the key file " + shownPath + ": " + llvm::sys::StrError(errno);
     return false;
   }
   bool ok = writeAll(fd, llvm::StringRef(reinterpret_cast<const char *>(key), sizeof key)) && ::fsync(fd) == 0;
@@ -354,7 +355,7 @@ std::optional<std::string> cacheSecret(const std::string &cacheDir, std::string 
   if (inside()) return std::nullopt;
   int dirFd = ::open(keyDir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dirFd < 0) {
-    why = "cannot open " + keyDir.str().str() + ": " + std::error_code(errno, std::generic_category()).message();
+    why = "cannot open " + keyDir.str().str() + ": " + llvm::sys::StrError(errno);
     return std::nullopt;
   }
   std::string key;
