@@ -27,6 +27,7 @@
 #include "lint/suppress/suppressions.h"
 #include "lint/yaml/json_strict.h"
 #include "lint/yaml/load.h"
+#include "lint/yaml/templates.h"
 
 namespace retrylint {
 
@@ -327,6 +328,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
 
   yaml::Stream docs;
   std::string jsonText; // a JSON text with tabs made spaces: the documents point into it
+  std::string maskedText; // a template's text with its expressions masked: likewise
   const bool json = isJsonPath(path);
   if (json && !yaml::certainlyStrictJson(text)) {
     // Strict JSON first: yaml-cpp would accept things JSON parsers (and gRPC) reject.
@@ -334,7 +336,8 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     auto parsed = llvm::json::parse(text);
     if (!parsed) {
       std::string msg = llvm::toString(parsed.takeError());
-      if (!relevant()) return false;
+      // A Go template of a JSON file (`*.tmpl.json`) is not JSON until rendered: not an error.
+      if (!relevant() || yaml::hasTemplateMarkers(text)) return false;
       // llvm::json reports "[3:5, byte=40]: Expected , or }"; lift the position out.
       int line = 0, col = 0;
       std::smatch m;
@@ -358,7 +361,23 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     const yaml::Mode mode = json ? yaml::Mode::First : yaml::Mode::All;
     if (!yaml::parseFast(yamlText, mode, docs)) {
       if (!depthEstimated && tooDeep()) return false;
-      docs = yaml::parseWithYamlCpp(yamlText, mode, options.max_nesting);
+      try {
+        docs = yaml::parseWithYamlCpp(yamlText, mode, options.max_nesting);
+      } catch (const yaml::AliasError &) {
+        throw;
+      } catch (const YAML::Exception &) {
+        // A template (a Helm chart): read what is literal, its expressions masked (same length,
+        // so positions stay exact); when even that is not YAML, the file is not ours to judge.
+        if (!yaml::hasTemplateMarkers(yamlText)) throw;
+        maskedText = yaml::maskTemplates(yamlText);
+        try {
+          docs = yaml::parseWithYamlCpp(maskedText, mode, options.max_nesting);
+        } catch (const yaml::AliasError &) {
+          throw;
+        } catch (const YAML::Exception &) {
+          return false;
+        }
+      }
     }
   } catch (const yaml::AliasError &e) {
     if (!relevant()) return false;

@@ -1,4 +1,5 @@
 #include "lint/extract/yaml_util.h"
+#include "lint/yaml/templates.h"
 
 #include <cerrno>
 #include <cmath>
@@ -33,6 +34,11 @@ void ExtractContext::problem(Span where, std::string message, std::string anchor
 }
 
 void ExtractContext::error(const TypeError &e) {
+  // A value written as a template expression (`attempts: {{ .Values.retries }}`) is unknown, not
+  // of the wrong kind: the rendered file will say what it is.
+  if ((e.where.path.empty() || e.where.path == src.path()) && e.where.line > 0 && e.where.line <= src.lineCount() &&
+      yaml::hasTemplateMarkers(src.line(e.where.line - 1)))
+    return;
   errors.push_back(Diagnostic{e.where.path.empty() ? src.path() : e.where.path, e.where.line, e.where.column, e.what()});
 }
 

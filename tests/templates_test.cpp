@@ -1,0 +1,44 @@
+// Templated files (Helm charts, Go templates, decK substitutions): what is literal is analysed,
+// a template expression is an unknown value, and a template that is not YAML even masked is
+// skipped, never an error (exit 2) that would block every chart commit.
+#include <gtest/gtest.h>
+
+#include "lint/yaml/templates.h"
+#include "tests/cli_support.h"
+
+using namespace retrylint;
+using namespace retrylint::testing;
+
+TEST(Templates, MaskingKeepsPositionsAndBlanksActionLines) {
+  const std::string in = "{{- if .Values.on }}\nkind: X\n  {{- include \"l\" . | nindent 4 }}\na: {{ .Values.a }}\n"
+                         "b: ${{ env \"B\" }}\nc: {{ unclosed\r\n{{ end }}";
+  const std::string out = yaml::maskTemplates(in);
+  ASSERT_EQ(out.size(), in.size());
+  auto blank = [](std::string_view s) { return std::string(s.size(), ' '); };
+  auto under = [](std::string_view s) { return std::string(s.size(), '_'); };
+  EXPECT_EQ(out, blank("{{- if .Values.on }}") + "\nkind: X\n" + blank("  {{- include \"l\" . | nindent 4 }}") + "\na: " +
+                     under("{{ .Values.a }}") + "\nb: $" + under("{{ env \"B\" }}") + "\nc: " + under("{{ unclosed") +
+                     "\r\n" + blank("{{ end }}"));
+  EXPECT_TRUE(yaml::hasTemplateMarkers(in));
+  EXPECT_FALSE(yaml::hasTemplateMarkers("a: {b: 1}"));
+}
+
+TEST(Templates, UnreadableTemplatesAndTemplatedValuesAreNoErrors) {
+  TempDir t;
+  t.write("garbage.yaml", "{{- range .Values.routes }}\napiVersion: networking.istio.io/v1beta1\nkind: VirtualService\n"
+                          "spec: {{ toYaml .spec | nindent 2 }\n  http: [\n{{- end }}\n");
+  t.write("svc.tmpl.json", "{\"methodConfig\": [{\"name\": [{\"service\": \"a.B\"}], \"retryPolicy\": {\"maxAttempts\": "
+                           "{{ .Attempts }}, \"initialBackoff\": \"0.1s\", \"maxBackoff\": \"1s\", \"backoffMultiplier\": 2, "
+                           "\"retryableStatusCodes\": [\"UNAVAILABLE\"]}}]}\n");
+  // Valid YAML as written, with template values where numbers and durations go.
+  t.write("values.yaml", "apiVersion: networking.istio.io/v1beta1\nkind: VirtualService\nmetadata: {name: a}\nspec:\n"
+                         "  hosts: [a]\n  http:\n  - retries:\n      attempts: \"{{ .Values.attempts }}\"\n"
+                         "      perTryTimeout: \"{{ .Values.perTry }}\"\n    route: [{destination: {host: a}}]\n");
+  CliRun r = runRetrylintIn(t.path.string(), "", "garbage.yaml svc.tmpl.json values.yaml");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  // The same broken text without template markers is still an error.
+  t.write("broken.yaml", "apiVersion: networking.istio.io/v1beta1\nkind: VirtualService\nspec: {x: [\n");
+  CliRun b = runRetrylintIn(t.path.string(), "", "broken.yaml");
+  EXPECT_EQ(b.exit_code, 2) << b.err;
+}
