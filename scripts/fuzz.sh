@@ -23,7 +23,7 @@ if [ ! -f build-asan/build.ninja ]; then
 fi
 cmake --build build-asan -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
 
-shared=../shared/corpus
+shared=tests/data/corpus
 # seed FILE PREFIX_BYTE(octal or "") DIR: copies FILE into DIR, behind the selector byte if any.
 seed() {
   local name

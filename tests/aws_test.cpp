@@ -262,7 +262,7 @@ TEST(StepFunctions, UnrelatedYamlIsNotClaimed) {
 // --- corpus ----------------------------------------------------------------------------------------
 
 TEST(AwsCorpus, SharedConfigProfiles) {
-  if (!fs::exists(corpusDir())) GTEST_SKIP() << "no corpus at " << corpusDir();
+  ASSERT_TRUE(fs::exists(corpusDir())) << "no corpus at " << corpusDir();
   RunOptions o;
   o.paths = {(corpusDir() / "aws-shared-config").string()};
   RunResult r = run(o);
@@ -276,7 +276,7 @@ TEST(AwsCorpus, SharedConfigProfiles) {
 }
 
 TEST(AwsCorpus, StepFunctionsRetriers) {
-  if (!fs::exists(corpusDir())) GTEST_SKIP() << "no corpus at " << corpusDir();
+  ASSERT_TRUE(fs::exists(corpusDir())) << "no corpus at " << corpusDir();
   RunOptions o;
   o.paths = {(corpusDir() / "aws-step-functions").string()};
   RunResult r = run(o);

@@ -163,7 +163,7 @@ spec:
 // ---- corpus -----------------------------------------------------------------------------------
 
 TEST(EnvoyFamilyCorpus, EnvoyGatewayRouteConfigurationList) {
-  if (!fs::exists(corpusDir())) GTEST_SKIP();
+  ASSERT_TRUE(fs::exists(corpusDir())) << "no corpus at " << corpusDir();
   RunResult r = runOn("envoy-route-retry-policy");
   EXPECT_TRUE(r.errors.empty());
   EXPECT_EQ(r.stats.policies, 3u);
@@ -172,7 +172,7 @@ TEST(EnvoyFamilyCorpus, EnvoyGatewayRouteConfigurationList) {
 }
 
 TEST(EnvoyFamilyCorpus, BackendTrafficPolicy) {
-  if (!fs::exists(corpusDir())) GTEST_SKIP();
+  ASSERT_TRUE(fs::exists(corpusDir())) << "no corpus at " << corpusDir();
   RunResult r = runOn("envoy-gateway-backendtrafficpolicy");
   EXPECT_TRUE(r.errors.empty());
   EXPECT_EQ(r.stats.policies, 1u);
@@ -180,7 +180,7 @@ TEST(EnvoyFamilyCorpus, BackendTrafficPolicy) {
 }
 
 TEST(EnvoyFamilyCorpus, GatewayApiHttpRoutes) {
-  if (!fs::exists(corpusDir())) GTEST_SKIP();
+  ASSERT_TRUE(fs::exists(corpusDir())) << "no corpus at " << corpusDir();
   RunResult r = runOn("gateway-api-httproute");
   EXPECT_TRUE(r.errors.empty());
   EXPECT_EQ(r.stats.policies, 4u);
@@ -188,7 +188,7 @@ TEST(EnvoyFamilyCorpus, GatewayApiHttpRoutes) {
 }
 
 TEST(EnvoyFamilyCorpus, LinkerdFragments) {
-  if (!fs::exists(corpusDir())) GTEST_SKIP();
+  ASSERT_TRUE(fs::exists(corpusDir())) << "no corpus at " << corpusDir();
   RunResult r = runOn("linkerd");
   EXPECT_TRUE(r.errors.empty());
   EXPECT_EQ(r.stats.files_analysed, 1u);

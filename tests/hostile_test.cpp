@@ -325,8 +325,7 @@ TEST_F(Hostile, ADirectoryThatCannotBeOpenedDoesNotEndTheWalk) {
 
 // The same inputs give byte-identical output whatever -j is, run after run.
 TEST(Determinism, SameOutputAcrossRunsAndJobCounts) {
-  std::string paths = "fixtures";
-  if (fs::exists(fs::path(RETRYLINT_SOURCE_DIR) / ".." / "shared" / "corpus")) paths += " ../shared/corpus";
+  std::string paths = "fixtures tests/data/corpus";
   for (const char *format : {"json", "text"}) {
     std::string first;
     for (const char *j : {"-j1", "-j2", "-j8"}) {

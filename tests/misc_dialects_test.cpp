@@ -164,7 +164,7 @@ services:
 }
 
 TEST(Corpus, DaprArgoOtelConfigsAreRecognised) {
-  if (!fs::exists(corpusDir())) GTEST_SKIP() << "no corpus at " << corpusDir();
+  ASSERT_TRUE(fs::exists(corpusDir())) << "no corpus at " << corpusDir();
   RunOptions o;
   o.paths = {(corpusDir() / "dapr-resiliency").string(), (corpusDir() / "argo-workflows").string(),
              (corpusDir() / "otel-collector-exporter").string()};

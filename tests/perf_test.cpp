@@ -9,6 +9,7 @@
 #include "lint/extract/extractors.h"
 #include "lint/perf/cache.h"
 #include "tests/cli_support.h"
+#include "tests/test_support.h"
 #include "tests/fixture_support.h"
 
 using namespace retrylint;
@@ -46,7 +47,7 @@ std::vector<fs::path> inputsUnder(const fs::path &dir) {
 // analysed with and without it, gives the same findings, errors and policy counts.
 TEST(Prefilter, EveryFixtureAndCorpusFileGivesTheSameResultWithAndWithoutIt) {
   std::vector<fs::path> files = inputsUnder(fs::path(RETRYLINT_SOURCE_DIR) / "fixtures");
-  for (const fs::path &p : inputsUnder(fs::path(RETRYLINT_SOURCE_DIR) / ".." / "shared" / "corpus")) files.push_back(p);
+  for (const fs::path &p : inputsUnder(corpusDir())) files.push_back(p);
   ASSERT_GT(files.size(), 50u);
   size_t withFindings = 0;
   for (const fs::path &p : files) {

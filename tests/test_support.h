@@ -21,10 +21,11 @@ inline FileModel extract(const std::string &path, const std::string &text) {
   return m;
 }
 
-// ../shared/corpus beside the checkout, or $RETRYLINT_CORPUS.
+// Real configurations from public repositories, kept in the repository (tests/data/corpus/README.md),
+// or $RETRYLINT_CORPUS.
 inline std::filesystem::path corpusDir() {
   if (const char *env = std::getenv("RETRYLINT_CORPUS")) return env;
-  return std::filesystem::path(RETRYLINT_SOURCE_DIR) / ".." / "shared" / "corpus";
+  return std::filesystem::path(RETRYLINT_SOURCE_DIR) / "tests" / "data" / "corpus";
 }
 
 } // namespace retrylint::testing

@@ -74,7 +74,7 @@ Tally compareTree(const fs::path &root) {
 TEST(YamlFast, FixturesCorpusAndTestDataParseAsYamlCppDoes) {
   const fs::path src(RETRYLINT_SOURCE_DIR);
   Tally total;
-  for (const fs::path &root : {src / "fixtures", src / ".." / "shared" / "corpus", src / "tests" / "data"}) {
+  for (const fs::path &root : {src / "fixtures", src / "tests" / "data"}) {
     Tally t = compareTree(root);
     total.files += t.files;
     total.accepted += t.accepted;
@@ -100,7 +100,7 @@ TEST(YamlFast, GeneratedBenchmarkConfigsParseAsYamlCppDoes) {
 TEST(YamlFast, EventBuilderMatchesYamlCppLoadAll) {
   const fs::path src(RETRYLINT_SOURCE_DIR);
   size_t compared = 0;
-  for (const fs::path &root : {src / "fixtures", src / ".." / "shared" / "corpus"}) {
+  for (const fs::path &root : {src / "fixtures", src / "tests" / "data" / "corpus"}) {
     if (!fs::is_directory(root)) continue;
     for (const auto &e : fs::recursive_directory_iterator(root)) {
       if (!e.is_regular_file() || !isYamlOrJson(e.path())) continue;
@@ -281,7 +281,7 @@ TEST(YamlFast, LoadFirstIsYamlCppsLoad) {
 TEST(JsonStrict, NeverAcceptsWhatLlvmJsonRejects) {
   const fs::path src(RETRYLINT_SOURCE_DIR);
   size_t valid = 0, certain = 0;
-  for (const fs::path &root : {src / "fixtures", src / ".." / "shared" / "corpus", src / "tests" / "data"}) {
+  for (const fs::path &root : {src / "fixtures", src / "tests" / "data"}) {
     if (!fs::is_directory(root)) continue;
     for (const auto &e : fs::recursive_directory_iterator(root)) {
       if (!e.is_regular_file() || e.path().extension() != ".json") continue;

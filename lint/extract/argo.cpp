@@ -2,10 +2,10 @@
 // WorkflowTemplate, ClusterWorkflowTemplate and CronWorkflow (spec.workflowSpec).
 //
 // Field facts: argoproj/argo-workflows pkg/apis/workflow/v1alpha1/workflow_types.go (RetryStrategy,
-// Backoff), docs/retries.md; duration syntax: workflow/controller/operator.go. See formats.md §11.3.
+// Backoff), docs/retries.md; duration syntax: workflow/controller/operator.go. See docs/formats.md §11.3.
 //
 // `limit` counts retries (API doc: "the maximum number of total attempts will be limit + 1").
-// What an absent `limit` means is not confirmed (formats.md §13): it is left Unknown, so RL201
+// What an absent `limit` means is not confirmed (docs/formats.md §13): it is left Unknown, so RL201
 // stays quiet. Argo's backoff has no jitter field: a backoff is never jittered.
 #include <cctype>
 

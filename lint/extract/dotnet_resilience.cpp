@@ -5,7 +5,7 @@
 // Field facts: App-vNext/Polly src/Polly.Core/Retry/RetryStrategyOptions.TResult.cs,
 // RetryConstants.cs, RetryHelper.cs; dotnet/extensions src/Libraries/
 // Microsoft.Extensions.Http.Resilience/Polly/HttpRetryStrategyOptions.cs,
-// HttpStandardResilienceOptions.cs. See shared/spec/formats.md §11.1.
+// HttpStandardResilienceOptions.cs. See docs/formats.md §11.1.
 //
 // Recognition is strict: a JSON object holding a `Retry` object with `MaxRetryAttempts`,
 // `BackoffType` or `UseJitter` (keys as .NET configuration reads them: case-insensitively).

@@ -4,7 +4,7 @@
 //
 // Field facts: envoyproxy/data-plane-api envoy/config/route/v3/route_components.proto (RetryPolicy,
 // RouteAction.timeout), envoy/config/cluster/v3/circuit_breaker.proto; behaviour: envoyproxy/envoy
-// docs/root/configuration/http/http_filters/router_filter.rst. See shared/spec/formats.md §3.
+// docs/root/configuration/http/http_filters/router_filter.rst. See docs/formats.md §3.
 // Protobuf JSON parsing accepts snake_case and camelCase field names alike; both are read.
 #include <algorithm>
 #include <cctype>

@@ -3,7 +3,7 @@
 //
 // Field facts: envoyproxy/gateway api/v1alpha1/retry_types.go (comments and kubebuilder defaults),
 // site/content/en/latest/user/traffic/retry.md ("NumRetries ... Defaults to 2"). The policy becomes
-// an Envoy route retry_policy (formats.md §3), so Envoy's jittered backoff applies. See formats.md §9a.
+// an Envoy route retry_policy (docs/formats.md §3), so Envoy's jittered backoff applies. See docs/formats.md §9a.
 #include "lint/extract/envoy_common.h"
 #include "lint/extract/extractors.h"
 #include "lint/model/status_codes.h"

@@ -2,7 +2,7 @@
 // backoff), spec.rules[].timeouts (GEP-1742: request, backendRequest), spec.rules[].matches[].method.
 //
 // Field facts: kubernetes-sigs/gateway-api apis/v1/httproute_types.go (HTTPRouteRetry,
-// HTTPRouteTimeouts), apis/v1/shared_types.go (Duration, GEP-2257), geps/gep-1731. See formats.md §9a.
+// HTTPRouteTimeouts), apis/v1/shared_types.go (Duration, GEP-2257), geps/gep-1731. See docs/formats.md §9a.
 // What the standard leaves to implementations (attempts and backoff when absent, whether backoff
 // grows or is jittered, timeouts when absent) is Unknown here, so the rules stay quiet about it.
 #include <algorithm>

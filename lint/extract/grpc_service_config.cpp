@@ -3,7 +3,7 @@
 // Field facts: grpc/grpc-proto grpc/service_config/service_config.proto and gRFC A6
 // (A6-client-retries.md); validation as gRPC C-core does it (grpc/grpc
 // src/core/client_channel/retry_service_config.cc) and grpc-go (service_config.go).
-// See shared/spec/formats.md §4.
+// See docs/formats.md §4.
 #include <set>
 
 #include "lint/extract/extractors.h"

@@ -2,7 +2,7 @@
 //
 // Field facts: istio/api networking/v1alpha3/virtual_service.proto (HTTPRetry, HTTPRoute);
 // what istiod generates: istio/istio pilot/pkg/networking/core/route/retry/retry.go;
-// validation: istio/istio pkg/config/validation/validation.go. See shared/spec/formats.md §2.
+// validation: istio/istio pkg/config/validation/validation.go. See docs/formats.md §2.
 #include <algorithm>
 #include <cctype>
 

@@ -4,7 +4,7 @@
 // Field facts: Kong/kong kong/db/schema/entities/services.lua (retries integer 0-32767, default 5;
 // connect/write/read_timeout integer ms, default 60000). Retries are transport-level (connection
 // failures and timeouts) and go out at once, to the next target of the balancer: there is no
-// backoff to configure. See formats.md §11.5.
+// backoff to configure. See docs/formats.md §11.5.
 #include "lint/extract/extractors.h"
 
 namespace retrylint {

@@ -3,7 +3,7 @@
 //
 // Field facts: linkerd/website reference/service-profiles.md and the "Retries and Timeouts" feature
 // page; defaults: linkerd/linkerd2 controller/api/destination/profile_translator.go
-// (defaultRetryBudget()). See formats.md §9b. Also reads the bare `spec:` fragments the Linkerd docs
+// (defaultRetryBudget()). See docs/formats.md §9b. Also reads the bare `spec:` fragments the Linkerd docs
 // show (no apiVersion/kind) when they hold ServiceProfile-only keys.
 //
 // Attempts: a retryable route has no per-request limit; retries run "until the timeout or the budget

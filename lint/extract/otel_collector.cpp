@@ -3,7 +3,7 @@
 //
 // Field facts and defaults: open-telemetry/opentelemetry-collector config/configretry/backoff.go
 // (NewDefaultBackOffConfig, Validate); exporterhelper NewDefaultTimeoutConfig (5s per export
-// attempt); backoff schedule: cenkalti/backoff v4 ExponentialBackOff. See formats.md §11.2.
+// attempt); backoff schedule: cenkalti/backoff v4 ExponentialBackOff. See docs/formats.md §11.2.
 //
 // Retries are bounded by time (max_elapsed_time), not by a count: max_attempts is Unknown (the
 // count depends on how long each export takes), carrying the nominal estimate for messages;

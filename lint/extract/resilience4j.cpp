@@ -5,7 +5,7 @@
 // CommonRetryConfigurationProperties.java, resilience4j-retry RetryConfig.java, resilience4j-core
 // IntervalFunction.java; aspect order: resilience4j-spring-boot*/RetryConfigurationProperties
 // (retryAspectOrder) and CircuitBreakerConfigurationProperties (circuitBreakerAspectOrder).
-// See shared/spec/formats.md §7.
+// See docs/formats.md §7.
 //
 // Which blocks are policies: every instance that writes a retry setting of its own or shares its
 // name with a circuit breaker instance; an instance that only names a baseConfig (or nothing) is

@@ -4,7 +4,7 @@
 //
 // Field facts: spring-cloud/spring-cloud-gateway spring-cloud-gateway-server-webflux/.../
 // RetryGatewayFilterFactory.java and docs/.../gatewayfilter-factories/retry-factory.adoc.
-// See shared/spec/formats.md §8. The WebMVC gateway (server.webmvc) is not read.
+// See docs/formats.md §8. The WebMVC gateway (server.webmvc) is not read.
 #include <algorithm>
 #include <map>
 

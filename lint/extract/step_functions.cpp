@@ -8,7 +8,7 @@
 // Developer Guide "Handling errors in Step Functions workflows" (concepts-error-handling) and
 // "Using timeouts to avoid stuck executions" (sfn-stuck-execution), the JSON schema in
 // aws/amazon-states-language-service src/json-schema/partial/common.json ($defs.retry).
-// See shared/spec/formats.md §6.
+// See docs/formats.md §6.
 #include <algorithm>
 #include <cmath>
 
@@ -190,7 +190,7 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     c.text = name;
     c.where = cx.span(e);
     // States.ALL matches every error; States.TaskFailed every task error except States.Timeout
-    // (formats.md §6, §12.2): both are blanket conditions.
+    // (docs/formats.md §6, §12.2): both are blanket conditions.
     c.catch_all = name == "States.ALL" || name == "States.TaskFailed";
     if (name == "States.Timeout" || name == "States.HeartbeatTimeout") {
       c.may_have_been_processed = true;

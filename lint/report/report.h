@@ -16,7 +16,7 @@ std::string validUtf8(std::string_view s);
 void writeText(llvm::raw_ostream &out, const RunResult &result, bool color);
 // Warnings, then errors, in the same compiler style (`path:line:col: error: message`), for standard error.
 void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color);
-// JSON output, version 1 (shared/spec/interface.md).
+// JSON output, version 1 (docs/interface.md).
 void writeJson(llvm::raw_ostream &out, const RunResult &result);
 // SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
 void writeSarif(llvm::raw_ostream &out, const RunResult &result);
