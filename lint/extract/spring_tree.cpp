@@ -53,10 +53,7 @@ std::vector<Step> splitKey(std::string_view key) {
   return out;
 }
 
-SpringNode *findChild(SpringNode &n, std::string_view name) {
-  auto it = n.byName.find(relaxedName(name));
-  return it == n.byName.end() ? nullptr : &n.children[it->second];
-}
+SpringNode *findChild(SpringNode &n, std::string_view name) { return const_cast<SpringNode *>(child(n, name)); }
 
 // Adds an entry to a map node, indexed by its relaxed name.
 SpringNode &addChild(SpringNode &map, SpringNode child) {
@@ -215,16 +212,6 @@ std::string relaxedName(std::string_view name) {
   for (char c : name)
     if (c != '-' && c != '_') out += llvm::toLower(c);
   return out;
-}
-
-bool relaxesTo(std::string_view name, std::string_view relaxed) {
-  size_t j = 0;
-  for (char c : name) {
-    if (c == '-' || c == '_') continue;
-    if (j == relaxed.size() || llvm::toLower(c) != relaxed[j]) return false;
-    ++j;
-  }
-  return j == relaxed.size();
 }
 
 const SpringNode *child(const SpringNode &n, std::string_view name) {

@@ -44,8 +44,6 @@ struct SpringNode {
 
 // Spring's relaxed-binding form of a property name: lower case, without '-' and '_'.
 std::string relaxedName(std::string_view name);
-// Whether relaxedName(name) == relaxed, without building the string (lookups compare many keys).
-bool relaxesTo(std::string_view name, std::string_view relaxed);
 // The child named `name` (relaxed), or nullptr.
 const SpringNode *child(const SpringNode &n, std::string_view name);
 // Follows a dotted path of relaxed names: at(root, "resilience4j.retry").
