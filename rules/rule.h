@@ -30,9 +30,21 @@ struct LayerContext {
   std::string owner;         // the layer that owns retries, "" = none declared
 };
 
+// Thresholds that depend on the workload (docs: README, "Workloads and thresholds").
+struct WorkloadLimits {
+  int max_attempts;           // RL203: most attempts, the first included
+  Duration max_wait;          // RL103: longest single wait an uncapped backoff may reach
+};
+
 struct Settings {
-  int max_attempts = 5;       // RL203 ceiling (settings.max-attempts)
+  // A request path: 5 attempts (AWS SDKs' standard mode uses 3, gRPC clamps at 5); 20 s, the cap the
+  // AWS SDKs put on their own backoff (AWS SDKs and Tools Reference Guide, "Retry behavior").
+  WorkloadLimits request{5, Duration::s(20)};
+  // A background workload: 10 attempts (the Step Functions guidance for Lambda tasks retries 6
+  // times); 5 min, beyond which a workflow step waiting on one retry is rather a schedule.
+  WorkloadLimits background{10, Duration::s(300)};
   int max_amplification = 10; // RL204 ceiling (settings.max-amplification)
+  const WorkloadLimits &limitsFor(Workload w) const { return w == Workload::Background ? background : request; }
   LayerContext layer;         // per file: filled by the engine before the rules run
 };
 

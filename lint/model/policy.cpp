@@ -104,6 +104,26 @@ int RetryPolicy::retries() const {
   return n && *n > 1 ? *n - 1 : 0;
 }
 
+bool RetryPolicy::mayRetry() const {
+  // No count: unbounded (known) or not known (set elsewhere, bounded by time); a dialect that cannot
+  // say (NotApplicable) leaves the rules alone.
+  if (!max_attempts.value) return max_attempts.origin != Origin::NotApplicable;
+  return retries() > 0;
+}
+
+std::optional<int> RetryPolicy::boundedRetries() const {
+  if (!max_attempts.value || max_attempts.origin == Origin::Unknown) return std::nullopt;
+  return retries();
+}
+
+const char *workloadName(Workload w) {
+  switch (w) {
+  case Workload::Request: return "request path";
+  case Workload::Background: return "background workload";
+  }
+  return "request path";
+}
+
 std::optional<int> RetryPolicy::exactRetries() const {
   if (max_attempts.origin == Origin::Unknown) return std::nullopt;
   return retries();

@@ -40,6 +40,16 @@ template <class T> Setting<T> builtIn(T v, Span where, std::string source) {
   return {std::move(v), Origin::BuiltIn, std::move(where), std::move(source), {}};
 }
 
+// The workload a policy serves. What is sensible differs: six retries over two minutes is normal
+// for a Step Functions Lambda task and absurd on a request somebody is waiting for. Rules take
+// their thresholds per workload (Settings::limitsFor) and say the workload in their messages.
+enum class Workload {
+  Request,    // a synchronous request path: mesh and gateway routes, RPC, HTTP and SDK clients
+  Background, // work nobody waits on: workflows, batch jobs, telemetry exporters, queue consumers
+};
+// "request path", "background workload" — for messages.
+const char *workloadName(Workload w);
+
 enum class Growth { NoWait, Constant, Linear, Exponential };
 enum class Jitter { None, Full, Proportional };
 
@@ -133,6 +143,11 @@ struct RetryPolicy {
   std::string anchor;     // logical location, stable across line shifts: "VirtualService/ns/reviews/http[0]"
   Span where;             // the retry block (or the route, for an implicit policy)
   bool implicit = false;  // no retry block is written: the library's default policy applies
+  Workload workload = Workload::Request;
+  // Who reads the file, where that is not the format's usual runtime and the rules' facts differ
+  // (gRPC service config JSON handed to a client-library generator rather than to gRPC core).
+  // "" = the usual one. Messages name it, so a reader knows which consumer a finding is about.
+  std::string consumer;
 
   Setting<std::optional<int>> max_attempts;  // total tries incl. the first; nullopt = unbounded
   std::string attempts_field;                // the field as users know it: "attempts", "maxAttempts"
@@ -161,6 +176,12 @@ struct RetryPolicy {
 
   // Retries per request beyond the first try (effective attempts - 1), 0 when unknown/unbounded.
   int retries() const;
+  // Whether the policy retries at all: a known count above one try, or a count that is unbounded
+  // or not known. Rules about the wait (jitter, growth, cap) need this, not a count: a constant
+  // wait with no jitter is worst when the retries never stop.
+  bool mayRetry() const;
+  // The number of retries when the count is known and bounded (nullopt: unbounded or unknown).
+  std::optional<int> boundedRetries() const;
   // retries() when the count is known exactly; nullopt when it is only an estimate (a policy
   // bounded by time rather than count, a lower bound), so messages do not state a false figure.
   std::optional<int> exactRetries() const;
