@@ -57,7 +57,7 @@ cl::list<std::string> disableRules("disable", cl::desc("Turn rules off (codes or
                                    cl::CommaSeparated, cl::value_desc("rule"), cl::cat(category));
 cl::list<std::string> severityOverrides("severity", cl::desc("Set a rule's severity: RULE=error|warning|note"),
                                         cl::value_desc("rule=level"), cl::cat(category));
-cl::opt<int> maxAttempts("max-attempts", cl::desc("RL203 ceiling: most attempts allowed, the first included (default 5, or the config's)"),
+cl::opt<int> maxAttempts("max-attempts", cl::desc("RL203 ceiling on a request path: most attempts allowed, the first included (default 5, or the config's)"),
                          cl::init(0), cl::cat(category));
 cl::opt<std::string> buildDir("p", cl::desc("Directory holding compile_commands.json for C++ files"),
                               cl::value_desc("build-dir"), cl::cat(category));
@@ -248,7 +248,7 @@ int runCommandLine(int argc, char **argv) {
   }
   if (maxAttempts.getNumOccurrences()) {
     if (maxAttempts < 1) return usageError("--max-attempts must be at least 1");
-    options.settings.max_attempts = maxAttempts;
+    options.settings.request.max_attempts = maxAttempts;
   }
   for (const std::string &name : disableRules) {
     const Rule *r = findRule(name);

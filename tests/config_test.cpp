@@ -48,7 +48,7 @@ layers:
   ASSERT_TRUE(c) << errors.front().message;
   EXPECT_EQ(c->rules.at("RL303").enabled, false);
   EXPECT_EQ(c->rules.at("RL101").severity, Severity::Error);
-  EXPECT_EQ(c->settings.max_attempts, 4);
+  EXPECT_EQ(c->settings.request.max_attempts, 4);
   EXPECT_EQ(c->settings.max_amplification, 20);
   EXPECT_EQ(c->exclude, std::vector<std::string>{"third_party/**"});
   ASSERT_EQ(c->overrides.size(), 1u);

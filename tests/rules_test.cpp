@@ -91,7 +91,7 @@ TEST(RL203, CeilingComesFromSettings) {
   p.max_attempts = written(std::optional<int>(6), at(2, 3));
   EXPECT_EQ(check("RL203", p).size(), 1u);
   Settings s;
-  s.max_attempts = 6;
+  s.request.max_attempts = 6;
   EXPECT_TRUE(check("RL203", p, s).empty());
 }
 

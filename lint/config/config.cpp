@@ -44,6 +44,21 @@ int positiveInt(const YAML::Node &n, const std::string &what) {
   return static_cast<int>(v);
 }
 
+// A wait such as "20s", "500ms" or "5m" (Go duration syntax), above zero.
+Duration positiveDuration(const YAML::Node &n, const std::string &what) {
+  std::string s = scalar(n, what);
+  std::string error;
+  auto d = parseGoDuration(s, &error);
+  if (!d || d->nanos <= 0) fail(n, what + " must be a duration above zero such as 20s, 500ms or 5m, not '" + s + "'");
+  return *d;
+}
+
+// max-attempts and max-wait of one workload.
+void workloadLimits(const YAML::Node &n, const std::string &prefix, WorkloadLimits &limits) {
+  if (auto v = n["max-attempts"]) limits.max_attempts = positiveInt(v, prefix + "max-attempts");
+  if (auto v = n["max-wait"]) limits.max_wait = positiveDuration(v, prefix + "max-wait");
+}
+
 bool boolean(const YAML::Node &n, const std::string &what) {
   std::string s = scalar(n, what);
   if (s == "true") return true;
@@ -178,8 +193,13 @@ ProjectConfig parse(const YAML::Node &root, const std::string &path) {
   if (auto n = root["rules"]) c.rules = ruleSettings(n);
   if (auto n = root["settings"]) {
     if (!n.IsMap()) fail(n, "settings must be a map");
-    checkKeys(n, {"max-attempts", "max-amplification"}, "settings");
-    if (auto v = n["max-attempts"]) c.settings.max_attempts = positiveInt(v, "settings.max-attempts");
+    checkKeys(n, {"max-attempts", "max-wait", "max-amplification", "background"}, "settings");
+    workloadLimits(n, "settings.", c.settings.request);
+    if (auto b = n["background"]) {
+      if (!b.IsMap()) fail(b, "settings.background must be a map with max-attempts and max-wait");
+      checkKeys(b, {"max-attempts", "max-wait"}, "settings.background");
+      workloadLimits(b, "settings.background.", c.settings.background);
+    }
     if (auto v = n["max-amplification"]) c.settings.max_amplification = positiveInt(v, "settings.max-amplification");
   }
   if (auto n = root["exclude"]) c.exclude = globList(n, "exclude");

@@ -134,12 +134,14 @@ std::string RetryPolicy::describeAttempts() const {
   int n = *max_attempts.value;
   std::string tries = std::to_string(n) + (n == 1 ? " attempt" : " attempts");
   std::string text;
+  // A field is quoted only when the file writes it: a default is described, never shown as written.
+  const std::string field = max_attempts.written() ? attempts_field : "";
   if (attempts_count_retries) {
     int retries = n - 1;
-    std::string head = attempts_field.empty() ? "" : attempts_field + ": " + std::to_string(retries) + " = ";
+    std::string head = field.empty() ? "" : field + ": " + std::to_string(retries) + " = ";
     text = head + std::to_string(retries) + (retries == 1 ? " retry" : " retries") + " + the first try = " + tries;
   } else {
-    text = attempts_field.empty() ? tries : attempts_field + " " + std::to_string(n);
+    text = field.empty() ? tries : field + " " + std::to_string(n);
   }
   if (runtime_max_attempts && n > *runtime_max_attempts)
     text += " (clamped to " + std::to_string(*runtime_max_attempts) + " at run time)";

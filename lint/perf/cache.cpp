@@ -160,7 +160,10 @@ std::string ResultCache::key(const std::string &path, bool named, const std::str
   head += '\0' + path + '\0' + (named ? "named" : "found") + '\0';
   for (const auto &[code, sev] : effectiveRules(options, path))
     head += code + "=" + (sev ? std::string(severityName(*sev)) : "off") + ";";
-  head += '\0' + std::to_string(options.settings.max_attempts) + "," + std::to_string(options.settings.max_amplification);
+  const Settings &st = options.settings;
+  head += '\0' + std::to_string(st.request.max_attempts) + "," + std::to_string(st.request.max_wait.nanos) + "," +
+          std::to_string(st.background.max_attempts) + "," + std::to_string(st.background.max_wait.nanos) + "," +
+          std::to_string(st.max_amplification);
   head += '\0' + options.extract.compile_commands_dir + (options.extract.prefilter ? "|pf" : "|nopf");
   head += '\0' + std::to_string(options.extract.max_file_bytes) + "," + std::to_string(options.extract.max_nesting) + "," +
           std::to_string(options.extract.cpp_timeout_seconds) + "," + std::to_string(options.extract.cpp_memory_bytes) +
