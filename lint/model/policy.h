@@ -133,6 +133,9 @@ struct RetryPolicy {
   std::string anchor;     // logical location, stable across line shifts: "VirtualService/ns/reviews/http[0]"
   Span where;             // the retry block (or the route, for an implicit policy)
   bool implicit = false;  // no retry block is written: the library's default policy applies
+  // A shared block (a base config, Argo's templateDefaults) reported once for all that use it:
+  // "used by instances backendA, backendB", appended to every finding's message.
+  std::string used_by;
 
   Setting<std::optional<int>> max_attempts;  // total tries incl. the first; nullopt = unbounded
   std::string attempts_field;                // the field as users know it: "attempts", "maxAttempts"
