@@ -19,6 +19,7 @@
 // finding is reported once, at the base block that writes it (or, for a library default, the last
 // block of the chain), and says which instances use that block.
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -190,6 +191,26 @@ bool listed(const std::vector<SpringItem> &items, std::string_view fqcn) {
   return false;
 }
 
+// Leaves a concern Unknown in a policy, so that no rule reports it there.
+void forget(RetryPolicy &p, int concern) {
+  Backoff &b = p.backoff;
+  switch (concern) {
+  case kAttempts:
+    p.max_attempts.origin = Origin::Unknown; // the count stays for the other rules' arithmetic
+    p.max_attempts.fix.reset();
+    break;
+  case kBackoff:
+    b.growth.origin = b.jitter.origin = Origin::Unknown;
+    b.jitter_order.origin = Origin::Unknown;
+    b.cap.origin = Origin::Unknown;
+    b.growth.fix.reset();
+    b.jitter.fix.reset();
+    b.cap.fix.reset();
+    break;
+  case kExceptions: p.retry_on.clear(); break;
+  }
+}
+
 class Resilience4j {
 public:
   Resilience4j(const SpringNode &root, ExtractContext &cx) : root_(root), cx_(cx) {}
@@ -210,6 +231,7 @@ public:
 
     // Instances: their own policy, or folded into the config they are a copy of.
     std::map<std::string, std::vector<std::string>> users; // config -> instances that take a value from it
+    std::map<std::string, std::array<bool, kConcerns>> taken; // config -> the concerns some instance takes from it
     for (const Block &inst : instances_) {
       try {
         auto chain = chainOf(inst);
@@ -221,6 +243,8 @@ public:
           if (std::none_of(left, left + kConcerns, [](bool b) { return b; })) break;
           auto &u = users[chain[k]->name];
           if (std::find(u.begin(), u.end(), inst.name) == u.end()) u.push_back(inst.name);
+          auto &t = taken.try_emplace(chain[k]->name, std::array<bool, kConcerns>{}).first->second;
+          for (int c = 0; c < kConcerns; ++c) t[c] = t[c] || left[c];
           for (int c = 0; c < kConcerns; ++c) left[c] = left[c] && !writes(*chain[k]->node, c);
         }
         bool own = false;
@@ -237,6 +261,10 @@ public:
         auto chain = chainOf(cfg);
         bool used = cfg.name == "default" || users.count(cfg.name);
         RetryPolicy p = policyOf(cfg, chain, users[cfg.name]);
+        // A named config's values that every instance overrides are not used: not reported.
+        if (cfg.name != "default" && taken.count(cfg.name))
+          for (int c = 0; c < kConcerns; ++c)
+            if (!taken[cfg.name][c]) forget(p, c);
         if (!users[cfg.name].empty()) {
           const auto &u = users[cfg.name];
           p.used_by = cfg.label() + " is used by instance" + (u.size() > 1 ? "s " : " ");
@@ -531,20 +559,9 @@ private:
       }
     }
     // What this block takes whole from its base is reported at the base, once (see the top).
-    if (chain.size() > 1) {
-      if (!writes(*owner.node, kAttempts)) {
-        p.max_attempts.origin = Origin::Unknown; // the count stays for the other rules' arithmetic
-        p.max_attempts.fix.reset();
-      }
-      if (!writes(*owner.node, kBackoff)) {
-        for (auto *o : {&b.growth.origin, &b.jitter.origin, &b.jitter_order.origin}) *o = Origin::Unknown;
-        b.cap.origin = Origin::Unknown;
-        b.growth.fix.reset();
-        b.jitter.fix.reset();
-        b.cap.fix.reset();
-      }
-      if (!writes(*owner.node, kExceptions)) p.retry_on.clear();
-    }
+    if (chain.size() > 1)
+      for (int c = 0; c < kConcerns; ++c)
+        if (!writes(*owner.node, c)) forget(p, c);
     // Nothing in this dialect sets a per-try timeout, a deadline or a budget (TimeLimiter and
     // HTTP client timeouts live elsewhere): those rules stay quiet.
     return p;
