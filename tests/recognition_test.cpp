@@ -37,18 +37,19 @@ bool formatFound(const std::string &path, const std::string &text, std::string_v
   return std::find(m.formats.begin(), m.formats.end(), format) != m.formats.end();
 }
 
+// An Argo Workflow named w with `spec` lines after its header (line 5 is the first of them).
+std::string argo(const std::string &kind, const std::string &spec) {
+  return "apiVersion: argoproj.io/v1alpha1\nkind: " + kind + "\nmetadata: {name: w}\nspec:\n" + spec;
+}
+
 } // namespace
 
 TEST(ArgoRecognition, NoLimitRetriesForeverAndSaysWhy) {
-  FileResult r = run("wf.yaml", "apiVersion: argoproj.io/v1alpha1\n"
-                                 "kind: Workflow\n"
-                                 "metadata: {name: w}\n"
-                                 "spec:\n"
-                                 "  templates:\n"
+  FileResult r = run("wf.yaml", argo("Workflow", "  templates:\n"
                                  "  - name: a\n"
                                  "    retryStrategy: {}\n"
                                  "  - name: b\n"
-                                 "    retryStrategy: {retryPolicy: Always}\n");
+                                 "    retryStrategy: {retryPolicy: Always}\n"));
   auto hits = rule(r, "RL201");
   ASSERT_EQ(hits.size(), 2u);
   EXPECT_EQ(hits[0]->where.line, 7);
@@ -58,16 +59,12 @@ TEST(ArgoRecognition, NoLimitRetriesForeverAndSaysWhy) {
 }
 
 TEST(ArgoRecognition, TemplateDefaultsReportedOnceAndNameTheTemplates) {
-  FileResult r = run("wf.yaml", "apiVersion: argoproj.io/v1alpha1\n"
-                                 "kind: WorkflowTemplate\n"
-                                 "metadata: {name: w}\n"
-                                 "spec:\n"
-                                 "  templateDefaults:\n"
+  FileResult r = run("wf.yaml", argo("WorkflowTemplate", "  templateDefaults:\n"
                                  "    retryStrategy: {retryPolicy: OnError}\n"
                                  "  templates:\n"
                                  "  - name: fetch\n"
                                  "  - name: store\n"
-                                 "    retryStrategy: {limit: 2, backoff: {duration: '5s', factor: 2, cap: '1m'}}\n");
+                                 "    retryStrategy: {limit: 2, backoff: {duration: '5s', factor: 2, cap: '1m'}}\n"));
   auto hits = rule(r, "RL201");
   ASSERT_EQ(hits.size(), 1u) << "one finding for the defaults, none for the template that merges them";
   EXPECT_EQ(hits[0]->where.line, 6);
@@ -75,18 +72,14 @@ TEST(ArgoRecognition, TemplateDefaultsReportedOnceAndNameTheTemplates) {
 }
 
 TEST(ArgoRecognition, MissingJitterSaysArgoHasNoSettingAndOffersNoFix) {
-  FileResult r = run("wf.yaml", "apiVersion: argoproj.io/v1alpha1\n"
-                                 "kind: Workflow\n"
-                                 "metadata: {name: w}\n"
-                                 "spec:\n"
-                                 "  templates:\n"
+  FileResult r = run("wf.yaml", argo("Workflow", "  templates:\n"
                                  "  - name: a\n"
                                  "    retryStrategy:\n"
                                  "      limit: 3\n"
                                  "      backoff:\n"
                                  "        duration: '5s'\n"
                                  "        factor: 2\n"
-                                 "        cap: '1m'\n");
+                                 "        cap: '1m'\n"));
   auto hits = rule(r, "RL101");
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_TRUE(contains(hits[0]->message, "Argo has no jitter setting")) << hits[0]->message;

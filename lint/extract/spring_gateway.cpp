@@ -338,6 +338,14 @@ private:
     Span key;
   };
 
+  static long long factorOf(const SpringItem &factor) {
+    SpringNode tmp;
+    tmp.kind = SpringNode::Kind::Scalar;
+    tmp.scalar = factor.text;
+    tmp.where = factor.where;
+    return springInt(tmp, "backoff.factor");
+  }
+
   void backoff(RetryPolicy &p, const BackoffArgs &a, const std::string &anchor) {
     Backoff &b = p.backoff;
     std::optional<Duration> first;
@@ -346,11 +354,7 @@ private:
                       : defaulted(std::optional<Duration>(Duration::ms(kDefaultFirstBackoffMs)), a.key, kFirstBackoffSource);
     b.multiplier = defaulted(static_cast<double>(kDefaultFactor), a.key, kFactorSource);
     if (a.factor) {
-      SpringNode tmp;
-      tmp.kind = SpringNode::Kind::Scalar;
-      tmp.scalar = a.factor->text;
-      tmp.where = a.factor->where;
-      long long f = springInt(tmp, "backoff.factor");
+      long long f = factorOf(*a.factor);
       if (f <= 0) cx_.problem(a.factor->where, "backoff.factor must be at least 1: the gateway rejects it", anchor + "/factor");
       else b.multiplier = written(static_cast<double>(f), a.factor->where);
     }
@@ -379,11 +383,7 @@ private:
                       : defaulted(std::optional<Duration>(Duration::ms(kDefaultFirstBackoffMs)), a.key, kMvcFirstBackoffSource);
     b.multiplier = defaulted(static_cast<double>(kDefaultFactor), a.key, kMvcFactorSource);
     if (a.factor) {
-      SpringNode tmp;
-      tmp.kind = SpringNode::Kind::Scalar;
-      tmp.scalar = a.factor->text;
-      tmp.where = a.factor->where;
-      long long f = springInt(tmp, "backoff.factor");
+      long long f = factorOf(*a.factor);
       if (f <= 1) cx_.problem(a.factor->where, "backoff.factor " + a.factor->text + " must be greater than 1: the Server MVC Retry filter rejects it (BackoffConfig.validate)", anchor + "/factor");
       else b.multiplier = written(static_cast<double>(f), a.factor->where);
     }
