@@ -10,8 +10,8 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     std::string msg = p.describeAttempts() + " follow each other with no wait";
     if (b.growth.origin == Origin::Defaulted || b.growth.origin == Origin::BuiltIn) msg += " (" + b.growth.source + ")";
     auto n = p.boundedRetries();
-    msg += ": a tight retry loop multiplies load on a failing service" + (n ? " by " + std::to_string(*n + 1) : std::string()) +
-           " within milliseconds, before it can recover";
+    msg += ": each retry goes out as soon as the last attempt failed, multiplying the load on a failing service" +
+           (n ? " by " + std::to_string(*n + 1) : std::string()) + " before it can recover";
     out.report(p, b.growth.where, "backoff", msg, b.growth.fix);
   }
 }

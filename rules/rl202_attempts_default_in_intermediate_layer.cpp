@@ -11,7 +11,7 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
   // route and profile of a repository is noise. Declared layers are what make a default a finding.
   if (!lc.configured || lc.layer.empty()) return;
   for (const RetryPolicy &p : m.policies) {
-    if (p.max_attempts.origin != Origin::Defaulted && !(p.implicit && p.max_attempts.known())) continue;
+    if (p.max_attempts.origin != Origin::Defaulted && !(p.implicit && p.max_attempts.known()) && !p.attempts_restate_default) continue;
     auto n = p.effectiveAttempts();
     if (!n || *n <= 1) continue;
     std::string msg = p.component + " retries with its library's default attempt count: " +

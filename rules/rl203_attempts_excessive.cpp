@@ -5,7 +5,7 @@ namespace {
 
 void check(const FileModel &m, const Settings &settings, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
-    if (!p.max_attempts.known() || !p.max_attempts.value) continue;
+    if (!p.max_attempts.known() || !p.max_attempts.value || p.attempts_restate_default) continue;
     int n = *p.max_attempts.value;
     const int ceiling = settings.limitsFor(p.workload).max_attempts;
     bool aboveCeiling = n > ceiling;
@@ -21,7 +21,8 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
       if (clamped) {
         msg += "; " + p.runtime_max_source + ", so " + std::to_string(runs) + " attempts run, not " + std::to_string(n);
       } else {
-        msg += ": during an outage each request becomes " + std::to_string(n) + " calls to the failing service";
+        msg += std::string(": during an outage each ") + (p.workload == Workload::Background ? "task" : "request") + " becomes " +
+               std::to_string(n) + " calls to the failing service";
       }
     } else {
       msg += std::string(plural ? " are" : " is") + " above what the runtime allows: " + p.runtime_max_source + ", so " +

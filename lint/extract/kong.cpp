@@ -18,8 +18,10 @@ constexpr const char *kDefaultRetriesSource =
     "Kong's default when a service sets no retries: 5 retries (Kong/kong kong/db/schema/entities/services.lua)";
 constexpr long long kDefaultTimeoutMs = 60000;
 constexpr const char *kDefaultTimeoutSource = "Kong's default read_timeout: 60000 ms per try (services.lua)";
+// A retry goes to the balancer's next target at once: a wait is not something Kong has (no
+// setting), and the retry is not a tight loop on the target that failed, so the wait rules stay out.
 constexpr const char *kNoBackoffSource =
-    "Kong retries at once, with no backoff setting (Kong balancer; services.lua has no retry delay)";
+    "Kong retries at once on the balancer's next target, with no backoff setting (Kong balancer; services.lua has no retry delay)";
 
 RetryPolicy basePolicy(std::string anchor, std::string component, Span where) {
   RetryPolicy p;
@@ -47,7 +49,8 @@ bool setRetries(ExtractContext &cx, RetryPolicy &p, long long n, Span where, Ori
   if (n == 0) return false;
   std::optional<int> attempts = static_cast<int>(n) + 1;
   p.max_attempts = origin == Origin::Written ? written(attempts, where) : defaulted(attempts, where, kDefaultRetriesSource);
-  p.backoff.growth = builtIn(Growth::NoWait, where, kNoBackoffSource);
+  p.attempts_restate_default = origin == Origin::Written && n == kDefaultRetries;
+  p.backoff.growth = {Growth::NoWait, Origin::NotApplicable, where, kNoBackoffSource, {}};
   return true;
 }
 

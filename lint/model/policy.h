@@ -154,6 +154,9 @@ struct RetryPolicy {
 
   Setting<std::optional<int>> max_attempts;  // total tries incl. the first; nullopt = unbounded
   std::string attempts_field;                // the field as users know it: "attempts", "maxAttempts"
+  // The written count is the platform's own default, restated (decK dumps and generated manifests
+  // write every field): the author chose nothing, so it is judged like a default (RL202 in a layer).
+  bool attempts_restate_default = false;
   bool attempts_count_retries = false;       // that field counts retries, not tries
   std::optional<int> runtime_max_attempts;   // a runtime clamp (gRPC: 5)
   std::string runtime_max_source;
