@@ -475,6 +475,56 @@ std::string blankPlaceholders(std::string text) {
   return text;
 }
 
+// A block scalar (`|` or `>`, any chomping) whose header is on the line of `mark`, as the file
+// writes it: its lines minus the content's indentation, from 0-based line `line0`, so a position
+// in it plus (line0, indent) is the file's. Chomping and folding change only line breaks and
+// spaces, which JSON ignores: the text is used only when its other characters are the value's,
+// in the same order (the tag line may sit at the content's indentation: `!Sub |` on a line of
+// its own). nullopt for an explicit indentation indicator or any other scalar.
+struct WrittenBlock {
+  std::string text;
+  int line0, indent;
+};
+std::optional<WrittenBlock> blockScalarAsWritten(const SourceFile &src, const yaml::Mark &mark, std::string_view value) {
+  std::string_view header = src.line(mark.line);
+  size_t i = static_cast<size_t>(std::max(mark.column, 0));
+  if (i < header.size() && header[i] == '!') i = header.find(' ', i);
+  i = header.find_first_not_of(' ', std::min(i, header.size()));
+  if (i == std::string_view::npos || (header[i] != '|' && header[i] != '>')) return std::nullopt;
+  for (++i; i < header.size() && (header[i] == '+' || header[i] == '-'); ++i) {}
+  if (i < header.size() && header[i] >= '1' && header[i] <= '9') return std::nullopt;
+
+  WrittenBlock out{"", mark.line + 1, -1};
+  std::vector<std::string_view> lines;
+  for (int l = mark.line + 1; l < src.lineCount(); ++l) {
+    std::string_view ln = src.line(l);
+    const size_t lead = std::min(ln.find_first_not_of(' '), ln.size());
+    if (lead == ln.size()) { // blank: part of the scalar if more content follows
+      lines.push_back({});
+      continue;
+    }
+    if (out.indent < 0) out.indent = static_cast<int>(lead);
+    if (static_cast<int>(lead) < out.indent) break;
+    lines.push_back(ln.substr(static_cast<size_t>(out.indent)));
+  }
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  if (out.indent < 0) return std::nullopt;
+  for (std::string_view ln : lines) out.text.append(ln).push_back('\n');
+
+  auto same = [](std::string_view a, std::string_view b) {
+    auto blank = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+    size_t x = 0, y = 0;
+    for (;;) {
+      while (x < a.size() && blank(a[x])) ++x;
+      while (y < b.size() && blank(b[y])) ++y;
+      if (x == a.size() || y == b.size()) return x == a.size() && y == b.size();
+      if (a[x++] != b[y++]) return false;
+    }
+  };
+  if (!same(out.text, value)) return std::nullopt;
+  return out;
+}
+
 void extractDefinitionString(ExtractContext &cx, const yaml::Node &value, Machine m) {
   // The literal: a plain string, `!Sub "…"`, `Fn::Sub: "…"`, or the first item of `!Sub [ "…", {…} ]`.
   yaml::Node lit = value;
@@ -494,8 +544,7 @@ void extractDefinitionString(ExtractContext &cx, const yaml::Node &value, Machin
 
   Remap remap{src, false, 0, 0, {}};
   remap.fallback = cx.span(lit);
-  // Exact mapping: a single-line string found verbatim, or a literal block (`|`) whose lines are
-  // the file's lines minus a common indentation.
+  // Exact mapping: a single-line string found verbatim, or a block scalar read as written.
   if (content.find('\n') == std::string::npos) {
     size_t at = src.line(mark.line).find(content);
     if (!content.empty() && at != std::string_view::npos) {
@@ -503,22 +552,11 @@ void extractDefinitionString(ExtractContext &cx, const yaml::Node &value, Machin
       remap.line0 = mark.line;
       remap.col0 = static_cast<int>(at);
     }
-  } else if (src.line(mark.line).find('|', mark.column) != std::string_view::npos) {
-    const SourceFile inner("", content);
-    int indent = -1;
-    bool ok = true;
-    for (int i = 0; i < inner.lineCount() && ok; ++i) {
-      std::string_view c = inner.line(i), f = src.line(mark.line + 1 + i);
-      if (c.empty()) continue;
-      if (indent < 0) indent = f.size() >= c.size() ? static_cast<int>(f.size() - c.size()) : -2;
-      ok = indent >= 0 && f.size() == indent + c.size() && f.substr(indent) == c &&
-           f.substr(0, indent).find_first_not_of(' ') == std::string_view::npos;
-    }
-    if (ok && indent >= 0) {
-      remap.exact = true;
-      remap.line0 = mark.line + 1;
-      remap.col0 = indent;
-    }
+  } else if (auto written = blockScalarAsWritten(src, mark, content)) {
+    content = std::move(written->text);
+    remap.exact = true;
+    remap.line0 = written->line0;
+    remap.col0 = written->indent;
   }
 
   std::string text = sub ? blankPlaceholders(content) : content;
