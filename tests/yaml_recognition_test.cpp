@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "lint/engine.h"
+#include "lint/extract/extractors.h"
 #include "lint/yaml/load.h"
 #include "tests/cli_support.h"
 
@@ -147,4 +148,56 @@ TEST(StepFunctionsEmbedded, BlockScalarDefinitionsAreAnalysedAtTheirPlace) {
       EXPECT_TRUE(found) << "no RL203";
     }
   }
+}
+
+// An unparseable file found while walking a directory is an error (exit 2) only when its text
+// holds a retry key of a dialect it looks like: an Argo Workflow written invalid on purpose (a
+// test input of Argo's own) with no retryStrategy anywhere is not a retry config gone wrong.
+// Named on the command line, it stays an error, as does one that does hold retry settings.
+TEST(UnparseableFiles, OnADirectoryScanOnlyThoseWithARetryKeyOfTheirDialectAreErrors) {
+  TempDir dir;
+  const std::string invalidWorkflow = "apiVersion: argoproj.io/v1alpha1\n"
+                                      "kind: Workflow\n"
+                                      "metadata:\n"
+                                      "  generateName: basic-invalid-\n"
+                                      "spec:\n"
+                                      "  entrypoint: main\n"
+                                      "  templates:\n"
+                                      "  - name: main\n"
+                                      "    container: [image: busybox\n";
+  dir.write("scan/invalid-workflow.yaml", invalidWorkflow);
+  dir.write("scan/invalid-machine.asl.json", "{\"StartAt\": \"A\", \"States\": {\"A\": {\"Type\": \"Pass\",, \"End\": true}}}\n");
+  CliRun r = runRetrylintIn(dir.path.string(), "", "--no-cache scan");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("invalid"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("invalid"), std::string::npos) << r.err;
+
+  // Named: an error, as before.
+  r = runRetrylintIn(dir.path.string(), "", "--no-cache scan/invalid-workflow.yaml");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("invalid-workflow.yaml:10:1: error: invalid YAML"), std::string::npos) << r.out << r.err;
+
+  // With a retry key of its dialect: an error on a scan too, at its line.
+  std::string withRetry = invalidWorkflow;
+  withRetry.insert(withRetry.find("  - name: main"), "  retryStrategy: {limit: 3}\n");
+  dir.write("scan/invalid-workflow.yaml", withRetry);
+  dir.write("scan/invalid-machine.asl.json",
+            "{\"StartAt\": \"A\", \"States\": {\"A\": {\"Type\": \"Task\", \"Retry\": [],, \"End\": true}}}\n");
+  r = runRetrylintIn(dir.path.string(), "", "--no-cache scan");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("invalid-workflow.yaml:9:3: error: invalid YAML"), std::string::npos) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("invalid-machine.asl.json:1:"), std::string::npos) << r.out << r.err;
+
+  // A retry key of another dialect than the one the file looks like does not make it ours.
+  dir.write("scan/invalid-workflow.yaml", invalidWorkflow + "# retries: see the runbook\n");
+  dir.write("scan/invalid-machine.asl.json", "{\"StartAt\": \"A\",, \"retryPolicy\": 1}\n");
+  r = runRetrylintIn(dir.path.string(), "", "--no-cache scan");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+// Every dialect that claims unparseable files by its markers says which keys hold its retry
+// settings, so that a directory scan does not fall back to the markers alone for it.
+TEST(UnparseableFiles, EveryDialectWithMarkersNamesItsRetryKeys) {
+  for (const Extractor &ex : extractors())
+    if (!ex.markers.empty()) EXPECT_FALSE(retryKeysOf(ex.format).empty()) << ex.format;
 }
