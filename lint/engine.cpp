@@ -305,10 +305,12 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   if (!unixBreaks.empty()) text = unixBreaks;
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
+  // Found while walking, it must also mention a retry key of the dialect it looks like (an
+  // invalid-on-purpose test workflow with no retryStrategy is nobody's retry config).
   // Scanning for every dialect's markers costs as much as parsing now: only done when needed.
   std::optional<bool> relevantMemo;
   auto relevant = [&] {
-    if (!relevantMemo) relevantMemo = looksLikeRetryConfig(text);
+    if (!relevantMemo) relevantMemo = looksLikeRetryConfig(text, /*withRetryKey=*/!named);
     return *relevantMemo;
   };
   // Every dialect's markers hold one of its pre-filter words (tests/perf_test.cpp checks), so a

@@ -53,7 +53,9 @@ TEST(ExitCode, OneOnFindingsAtOrAboveFailOn) {
 
 TEST(ExitCode, TwoOnBadInputButOtherFilesStillReported) {
   TempDir t;
-  t.write("a/broken.json", "{\n  \"methodConfig\": [\n    {\"name\": [}\n  ]\n}\n");
+  // A retry key as well as the dialect's marker: found while walking, an unparseable file is an
+  // error only then (tests/yaml_recognition_test.cpp).
+  t.write("a/broken.json", "{\n  \"methodConfig\": [\n    {\"retryPolicy\": [}\n  ]\n}\n");
   t.write("a/warn.yaml", kWarningOnlyVs);
   t.write("a/types.yaml", "apiVersion: networking.istio.io/v1\nkind: VirtualService\nspec:\n  http: nope\n");
   CliRun r = runRetrylint("'" + (t.path / "a").string() + "'");

@@ -109,6 +109,8 @@ TEST(YamlFast, EventBuilderMatchesYamlCppLoadAll) {
       try {
         nodes = YAML::LoadAll(text);
       } catch (const YAML::Exception &) {
+        // Valid YAML yaml-cpp 0.7 rejects, read by parseWithYamlCpp (tests/yaml_recognition_test.cpp).
+        if (e.path().filename() == "tag-line-block-scalar.yaml") continue;
         EXPECT_THROW(parseWithYamlCpp(text, Mode::All), YAML::Exception) << e.path();
         continue;
       }

@@ -174,10 +174,37 @@ bool mayHoldYamlRetryConfig(std::string_view text) {
   return false;
 }
 
-bool looksLikeRetryConfig(std::string_view text) {
-  for (const auto &ex : extractors())
-    for (auto m : ex.markers)
-      if (text.find(m) != std::string_view::npos) return true;
+const std::vector<std::string_view> &retryKeysOf(std::string_view format) {
+  // Substrings of the keys each extractor reads its retry settings from (camelCase and
+  // snake_case spellings where the dialect has both).
+  static const std::map<std::string_view, std::vector<std::string_view>> keys = {
+      {"istio-virtualservice", {"retries"}},
+      {"grpc-service-config", {"retryPolicy", "hedgingPolicy", "retryThrottling"}},
+      {"envoy-route", {"retry_policy", "retryPolicy"}},
+      {"envoy-gateway-backendtrafficpolicy", {"retry"}},
+      {"gateway-api-route", {"retry"}},
+      {"linkerd-serviceprofile", {"isRetryable", "retryBudget", "retries"}},
+      {"dapr-resiliency", {"retries", "retry"}},
+      {"argo-workflows", {"retryStrategy"}},
+      {"otel-collector", {"retry_on_failure"}},
+      {"kong", {"retries"}},
+      {"resilience4j", {"retry"}},
+      {"spring-cloud-gateway", {"Retry", "retries"}},
+      {"dotnet-resilience", {"Retry"}},
+      {"aws-step-functions", {"Retry"}},
+  };
+  static const std::vector<std::string_view> none;
+  auto it = keys.find(format);
+  return it == keys.end() ? none : it->second;
+}
+
+bool looksLikeRetryConfig(std::string_view text, bool withRetryKey) {
+  auto mentions = [&](std::string_view word) { return text.find(word) != std::string_view::npos; };
+  for (const auto &ex : extractors()) {
+    if (!std::any_of(ex.markers.begin(), ex.markers.end(), mentions)) continue;
+    const auto &keys = retryKeysOf(ex.format);
+    if (!withRetryKey || keys.empty() || std::any_of(keys.begin(), keys.end(), mentions)) return true;
+  }
   return false;
 }
 

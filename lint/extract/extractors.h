@@ -55,8 +55,12 @@ const Extractor *textExtractorFor(const SourceFile &src);
 // whether each document was (a list: any of its items).
 bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx, std::vector<bool> *recognised = nullptr);
 
-// Whether the raw text mentions any dialect's markers (used for files that do not parse).
-bool looksLikeRetryConfig(std::string_view text);
+// Whether the raw text mentions any dialect's markers (used for files that do not parse); with
+// `withRetryKey`, only a dialect whose retry keys (retryKeysOf) the text mentions too counts.
+bool looksLikeRetryConfig(std::string_view text, bool withRetryKey = false);
+// The keys that hold a dialect's retry settings, as written (case matters); empty when unknown,
+// and then its markers alone count.
+const std::vector<std::string_view> &retryKeysOf(std::string_view format);
 
 // The pre-filter: false only when no YAML/JSON dialect could recognise any document of `text`
 // (each declares words one of which its documents must contain), so the parser can be skipped.

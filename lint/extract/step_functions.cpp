@@ -11,6 +11,8 @@
 // See docs/formats.md §6.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <tuple>
 
 #include <yaml-cpp/exceptions.h>
 
@@ -402,16 +404,42 @@ void extractMachine(ExtractContext &cx, const yaml::Node &asl, Machine m) {
 
 // Moves spans and edits found in the embedded text to the enclosing file. A literal block keeps
 // the lines: content line i is file line `line0 + i`, shifted right by `indent`. A single-line
-// string found verbatim on its line maps by column. Otherwise every span becomes `fallback`
-// and fixes are dropped (their offsets would be wrong).
+// string found verbatim on its line maps by column. A text put together (Fn::Join) or decoded
+// (escapes in a quoted string) maps through `table`, the file position (0-based line, column)
+// of each of its bytes, without fixes. Otherwise every span becomes `fallback` and fixes are
+// dropped (their offsets would be wrong).
 struct Remap {
   const SourceFile &outer;
   bool exact = false;
   int line0 = 0, col0 = 0;
   Span fallback;
+  std::vector<std::pair<int, int>> table;
+  const SourceFile *inner = nullptr; // the text `table` describes
 
+  bool mapped(int line, int col, int &fileLine, int &fileCol) const {
+    const size_t off = inner->offsetOf(line - 1, col - 1);
+    if (off >= table.size()) return false;
+    fileLine = table[off].first + 1;
+    fileCol = table[off].second + 1;
+    return true;
+  }
   void span(Span &s) const {
     if (!s.known()) return;
+    if (!table.empty() && inner) {
+      Span out{outer.path(), 0, 0, 0, 0};
+      if (!mapped(s.line, s.column, out.line, out.column)) {
+        s = fallback;
+        return;
+      }
+      // The last byte of the span, then one past it.
+      if (s.end_column > 1 && mapped(s.end_line, s.end_column - 1, out.end_line, out.end_column) &&
+          std::tie(out.end_line, out.end_column) >= std::tie(out.line, out.column))
+        ++out.end_column;
+      else
+        out.end_line = out.line, out.end_column = out.column + 1;
+      s = out;
+      return;
+    }
     if (!exact) {
       s = fallback;
       return;
@@ -425,7 +453,7 @@ struct Remap {
   template <class T> void setting(Setting<T> &st) const {
     span(st.where);
     if (!st.fix) return;
-    if (!exact) {
+    if (!exact || !table.empty()) {
       st.fix.reset();
       return;
     }
@@ -475,54 +503,201 @@ std::string blankPlaceholders(std::string text) {
   return text;
 }
 
+// A block scalar (`|` or `>`, any chomping) whose header is on the line of `mark`, as the file
+// writes it: its lines minus the content's indentation, from 0-based line `line0`, so a position
+// in it plus (line0, indent) is the file's. Chomping and folding change only line breaks and
+// spaces, which JSON ignores: the text is used only when its other characters are the value's,
+// in the same order (the tag line may sit at the content's indentation: `!Sub |` on a line of
+// its own). nullopt for an explicit indentation indicator or any other scalar.
+struct WrittenBlock {
+  std::string text;
+  int line0, indent;
+};
+std::optional<WrittenBlock> blockScalarAsWritten(const SourceFile &src, const yaml::Mark &mark, std::string_view value) {
+  std::string_view header = src.line(mark.line);
+  size_t i = static_cast<size_t>(std::max(mark.column, 0));
+  if (i < header.size() && header[i] == '!') i = header.find(' ', i);
+  i = header.find_first_not_of(' ', std::min(i, header.size()));
+  if (i == std::string_view::npos || (header[i] != '|' && header[i] != '>')) return std::nullopt;
+  for (++i; i < header.size() && (header[i] == '+' || header[i] == '-'); ++i) {}
+  if (i < header.size() && header[i] >= '1' && header[i] <= '9') return std::nullopt;
+
+  WrittenBlock out{"", mark.line + 1, -1};
+  std::vector<std::string_view> lines;
+  for (int l = mark.line + 1; l < src.lineCount(); ++l) {
+    std::string_view ln = src.line(l);
+    const size_t lead = std::min(ln.find_first_not_of(' '), ln.size());
+    if (lead == ln.size()) { // blank: part of the scalar if more content follows
+      lines.push_back({});
+      continue;
+    }
+    if (out.indent < 0) out.indent = static_cast<int>(lead);
+    if (static_cast<int>(lead) < out.indent) break;
+    lines.push_back(ln.substr(static_cast<size_t>(out.indent)));
+  }
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  if (out.indent < 0) return std::nullopt;
+  for (std::string_view ln : lines) out.text.append(ln).push_back('\n');
+
+  auto same = [](std::string_view a, std::string_view b) {
+    auto blank = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+    size_t x = 0, y = 0;
+    for (;;) {
+      while (x < a.size() && blank(a[x])) ++x;
+      while (y < b.size() && blank(b[y])) ++y;
+      if (x == a.size() || y == b.size()) return x == a.size() && y == b.size();
+      if (a[x++] != b[y++]) return false;
+    }
+  };
+  if (!same(out.text, value)) return std::nullopt;
+  return out;
+}
+
+// The file position (0-based line, column) of each byte of a single-line scalar's value: plain,
+// single-quoted ('' is one quote) or double-quoted with JSON's escapes (an escape's bytes all
+// at its backslash). nullopt when the value is not what the line holds there.
+std::optional<std::vector<std::pair<int, int>>> scalarPositions(const SourceFile &src, const yaml::Node &n) {
+  const yaml::Mark mark = n.Mark();
+  if (mark.is_null() || !n.IsScalar()) return std::nullopt;
+  std::string_view ln = src.line(mark.line), value = n.view();
+  size_t i = static_cast<size_t>(std::max(mark.column, 0));
+  if (i < ln.size() && ln[i] == '!') i = ln.find_first_not_of(' ', std::min(ln.find(' ', i), ln.size()));
+  if (i == std::string_view::npos || i >= ln.size()) return std::nullopt;
+  std::vector<std::pair<int, int>> out;
+  std::string decoded;
+  auto put = [&](std::string_view bytes, size_t col) {
+    decoded += bytes;
+    out.insert(out.end(), bytes.size(), {mark.line, static_cast<int>(col)});
+  };
+  const char q = ln[i];
+  if (q != '"' && q != '\'') {
+    if (ln.substr(i, value.size()) != value) return std::nullopt;
+    for (size_t k = 0; k < value.size(); ++k) out.emplace_back(mark.line, static_cast<int>(i + k));
+    return out;
+  }
+  for (size_t k = i + 1; k < ln.size(); ++k) {
+    const char c = ln[k];
+    if (c == q && q == '\'' && k + 1 < ln.size() && ln[k + 1] == '\'') {
+      put("'", k++);
+    } else if (c == q) {
+      break;
+    } else if (c == '\\' && q == '"' && k + 1 < ln.size()) {
+      const char e = ln[k + 1];
+      const std::string_view simple = "\"\\/bfnrt", meant = "\"\\/\b\f\n\r\t";
+      if (size_t at = simple.find(e); at != std::string_view::npos) {
+        put(meant.substr(at, 1), k);
+        ++k;
+      } else if (e == 'u' && k + 5 < ln.size()) {
+        unsigned cp = static_cast<unsigned>(std::stoul(std::string(ln.substr(k + 2, 4)), nullptr, 16));
+        std::string utf8;
+        if (cp < 0x80) utf8 = std::string(1, static_cast<char>(cp));
+        else if (cp < 0x800) utf8 = {static_cast<char>(0xC0 | cp >> 6), static_cast<char>(0x80 | (cp & 0x3F))};
+        else utf8 = {static_cast<char>(0xE0 | cp >> 12), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
+        put(utf8, k);
+        k += 5;
+      } else {
+        return std::nullopt;
+      }
+    } else {
+      put(std::string_view(&ln[k], 1), k);
+    }
+  }
+  if (decoded != value) return std::nullopt;
+  return out;
+}
+
+// `Fn::Join: [sep, [parts]]` (or `!Join`) as one text, with the file position of each byte:
+// literal parts as written (`!Sub` / `Fn::Sub` ones too: `sub` is set), any other intrinsic
+// (!Ref, !GetAtt ...) an unknown value: "x" inside a JSON string, `null` outside, at its place.
+std::optional<std::string> joinedText(const SourceFile &src, const yaml::Node &value, std::vector<std::pair<int, int>> &table,
+                                      bool &sub) {
+  std::optional<yaml::Node> args;
+  if (value.Tag() == "!Join") args = value;
+  else if (value.IsMap()) args = get(value, "Fn::Join");
+  if (!args || !args->IsSequence() || args->size() != 2 || !(*args)[0].IsScalar() || !(*args)[1].IsSequence())
+    return std::nullopt;
+  const yaml::Node sep = (*args)[0], parts = (*args)[1];
+  std::string text;
+  bool inString = false;
+  auto append = [&](std::string_view bytes, const std::optional<std::vector<std::pair<int, int>>> &at, const yaml::Node &where) {
+    for (size_t k = 0; k < bytes.size(); ++k) {
+      const char c = bytes[k];
+      if (inString && c == '\\' && k + 1 < bytes.size()) {
+        text += c;
+        table.push_back(at ? (*at)[k] : std::pair<int, int>{where.Mark().line, where.Mark().column});
+        ++k;
+      } else if (c == '"') {
+        inString = !inString;
+      }
+      text += bytes[k];
+      table.push_back(at ? (*at)[k] : std::pair<int, int>{where.Mark().line, where.Mark().column});
+    }
+  };
+  const auto sepAt = scalarPositions(src, sep);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) append(sep.view(), sepAt, sep);
+    yaml::Node part = parts[i];
+    if (part.IsMap())
+      if (auto s = get(part, "Fn::Sub"); s && s->IsScalar()) part = *s, sub = true;
+    if (part.IsScalar() && (part.Tag().empty() || part.Tag() == "!" || part.Tag() == "?" || part.Tag() == "!Sub")) {
+      sub |= part.Tag() == "!Sub";
+      append(part.view(), scalarPositions(src, part), part);
+    } else {
+      append(inString ? "x" : "null", std::nullopt, parts[i]);
+    }
+  }
+  return text;
+}
+
 void extractDefinitionString(ExtractContext &cx, const yaml::Node &value, Machine m) {
   // The literal: a plain string, `!Sub "…"`, `Fn::Sub: "…"`, or the first item of `!Sub [ "…", {…} ]`.
-  yaml::Node lit = value;
-  bool sub = value.Tag() == "!Sub";
-  if (value.IsMap()) {
-    auto s = get(value, "Fn::Sub");
-    if (!s) return; // Fn::Join and other functions build the string at deploy time
-    lit = *s;
-    sub = true;
-  }
-  if (lit.IsSequence() && sub && lit.size() > 0) lit = lit[0];
-  if (!lit.IsScalar()) return;
-  if (!sub && !lit.Tag().empty() && lit.Tag() != "!" && lit.Tag() != "?") return; // another intrinsic
-  std::string content = lit.Scalar();
+  // Or `Fn::Join` / `!Join` of such strings and other intrinsics.
   const SourceFile &src = cx.src;
+  Remap remap{src, false, 0, 0, {}};
+  bool sub = false;
+  std::string content;
+  if (auto joined = joinedText(src, value, remap.table, sub)) {
+    content = std::move(*joined);
+    remap.fallback = cx.span(value);
+  }
+  yaml::Node lit = value;
+  sub = sub || value.Tag() == "!Sub";
+  if (!remap.table.empty()) {
+    // put together above
+  } else if (value.IsMap() && !get(value, "Fn::Sub")) {
+    return; // other functions build the string at deploy time
+  } else {
+    if (value.IsMap()) lit = *get(value, "Fn::Sub"), sub = true;
+    if (lit.IsSequence() && sub && lit.size() > 0) lit = lit[0];
+    if (!lit.IsScalar()) return;
+    if (!sub && !lit.Tag().empty() && lit.Tag() != "!" && lit.Tag() != "?") return; // another intrinsic
+    content = lit.Scalar();
+    remap.fallback = cx.span(lit);
+  }
   const yaml::Mark mark = lit.Mark();
 
-  Remap remap{src, false, 0, 0, {}};
-  remap.fallback = cx.span(lit);
-  // Exact mapping: a single-line string found verbatim, or a literal block (`|`) whose lines are
-  // the file's lines minus a common indentation.
-  if (content.find('\n') == std::string::npos) {
+  // Exact mapping: a single-line string found verbatim (or decoded), or a block scalar read as written.
+  if (!remap.table.empty()) {
+  } else if (content.find('\n') == std::string::npos) {
     size_t at = src.line(mark.line).find(content);
     if (!content.empty() && at != std::string_view::npos) {
       remap.exact = true;
       remap.line0 = mark.line;
       remap.col0 = static_cast<int>(at);
+    } else if (auto at = scalarPositions(src, lit)) {
+      remap.table = std::move(*at);
     }
-  } else if (src.line(mark.line).find('|', mark.column) != std::string_view::npos) {
-    const SourceFile inner("", content);
-    int indent = -1;
-    bool ok = true;
-    for (int i = 0; i < inner.lineCount() && ok; ++i) {
-      std::string_view c = inner.line(i), f = src.line(mark.line + 1 + i);
-      if (c.empty()) continue;
-      if (indent < 0) indent = f.size() >= c.size() ? static_cast<int>(f.size() - c.size()) : -2;
-      ok = indent >= 0 && f.size() == indent + c.size() && f.substr(indent) == c &&
-           f.substr(0, indent).find_first_not_of(' ') == std::string_view::npos;
-    }
-    if (ok && indent >= 0) {
-      remap.exact = true;
-      remap.line0 = mark.line + 1;
-      remap.col0 = indent;
-    }
+  } else if (auto written = blockScalarAsWritten(src, mark, content)) {
+    content = std::move(written->text);
+    remap.exact = true;
+    remap.line0 = written->line0;
+    remap.col0 = written->indent;
   }
 
   std::string text = sub ? blankPlaceholders(content) : content;
   std::replace(text.begin(), text.end(), '\t', ' ');
+  const SourceFile tableText("", text);
+  remap.inner = &tableText;
   if (int depth = nestingDepth(text); depth > cx.options.max_nesting)
     throw TypeError(remap.fallback, "DefinitionString is nested " + std::to_string(depth) + " levels deep, more than the limit of " +
                                         std::to_string(cx.options.max_nesting) + " (--max-nesting)");
@@ -532,7 +707,7 @@ void extractDefinitionString(ExtractContext &cx, const yaml::Node &value, Machin
   } catch (const YAML::Exception &e) {
     if (sub) return; // placeholders may only make sense once substituted
     Span at = remap.fallback;
-    if (!e.mark.is_null() && remap.exact) {
+    if (!e.mark.is_null() && (remap.exact || !remap.table.empty())) {
       at = Span{src.path(), e.mark.line + 1, e.mark.column + 1, e.mark.line + 1, e.mark.column + 2};
       remap.span(at);
     }
