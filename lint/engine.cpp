@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
+#include <set>
 #include <cerrno>
 #include <numeric>
 #include <optional>
@@ -500,6 +502,38 @@ bool readInput(const Candidate &c, const ExtractOptions &limits, std::string &te
   }
   text.resize(have);
   return true;
+}
+
+void aggregateNotes(std::vector<Finding> &findings) {
+  struct Group { size_t first; size_t count = 0; std::set<std::string> files; };
+  std::map<std::string, Group> groups;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const Finding &f = findings[i];
+    if (f.severity != Severity::Note) continue;
+    const Rule *rule = findRule(f.rule);
+    if (!rule || !rule->aggregate_notes) continue;
+    auto [it, fresh] = groups.try_emplace(f.rule, Group{i});
+    ++it->second.count;
+    it->second.files.insert(f.where.path.str());
+  }
+  if (groups.empty()) return;
+  std::vector<bool> drop(findings.size());
+  for (auto &[code, g] : groups) {
+    for (size_t i = g.first + 1; i < findings.size(); ++i)
+      if (findings[i].rule == code && findings[i].severity == Severity::Note) drop[i] = true;
+    if (g.count < 2) continue;
+    Finding &f = findings[g.first];
+    f.message = std::to_string(g.count) + " retry policies in " + std::to_string(g.files.size()) +
+                (g.files.size() == 1 ? " file" : " files") + " (reported once; set " + code +
+                " to warning to see each). The first: " + f.message;
+    f.anchor += "/aggregate";
+    f.fingerprint = fingerprintOf(f.rule, "", "aggregate");
+    f.fixes.clear();
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < findings.size(); ++i)
+    if (!drop[i]) findings[out++] = std::move(findings[i]);
+  findings.resize(out);
 }
 
 RunResult run(const RunOptions &options) {

@@ -59,6 +59,11 @@ struct FileResult {
   std::shared_ptr<const FileModel> model;   // kept for the chain pass and --report layers
 };
 
+// Findings at note severity of rules with Rule::aggregate_notes become one note per rule for the
+// whole run: the first one (in report order), its message prefixed with how many policies in how
+// many files it holds for. Called last, after baselines and --diff narrowed the findings.
+void aggregateNotes(std::vector<Finding> &findings);
+
 // Parse text read from `path` and extract its retry policies into `model`; returns whether any
 // document was a recognised retry config. Problems that stop the analysis go to `errors`.
 bool extractText(const std::string &path, std::string text, bool named, FileModel &model,

@@ -341,6 +341,8 @@ int runCommandLine(int argc, char **argv) {
     return result.errors.empty() ? 0 : 2;
   }
 
+  aggregateNotes(result.findings);
+
   auto writeReport = [&](llvm::raw_ostream &out, bool color) {
     if (report == Report::Layers) {
       if (format == Format::Json) writeLayersJson(out, result, options.settings);

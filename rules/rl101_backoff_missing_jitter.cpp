@@ -6,15 +6,16 @@ namespace {
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     const Backoff &b = p.backoff;
-    if (p.retries() == 0 || !b.growth.known() || b.growth.value == Growth::NoWait) continue;
+    if (!p.mayRetry() || !b.growth.known() || b.growth.value == Growth::NoWait) continue;
     if (!b.jitter.known() || b.jitter.value != Jitter::None) continue;
     std::string wait = b.initial.value ? " starting at " + formatDuration(*b.initial.value) : "";
     std::string msg = "the wait between attempts" + wait + " has no random component";
     if (b.jitter.origin == Origin::Defaulted) msg += " (" + b.jitter.source + ")";
-    auto n = p.exactRetries();
+    auto n = p.boundedRetries();
     msg += ": clients that failed together retry together, so " +
            (n ? std::to_string(*n) + (*n == 1 ? " retry arrives" : " retries arrive") : std::string("their retries arrive")) +
-           " at the recovering service in synchronized waves";
+           " at the recovering service in synchronized waves" +
+           (p.max_attempts.known() && !p.max_attempts.value ? std::string(", for as long as the retries go on (they are unbounded)") : "");
     out.report(p, b.jitter.where, "jitter", msg, b.jitter.fix);
   }
 }

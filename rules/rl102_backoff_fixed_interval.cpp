@@ -8,11 +8,13 @@ namespace {
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     const Backoff &b = p.backoff;
-    if (p.retries() == 0 || !b.growth.known() || b.growth.value != Growth::Constant) continue;
+    if (!p.mayRetry() || !b.growth.known() || b.growth.value != Growth::Constant) continue;
     std::string wait = b.initial.value ? formatDuration(*b.initial.value) : "the same time";
-    auto n = p.exactRetries();
+    auto n = p.boundedRetries();
+    const bool unbounded = p.max_attempts.known() && !p.max_attempts.value;
     std::string msg = "the wait stays at " + wait + " before " +
-                      (n ? "each of the " + std::to_string(*n) + (*n == 1 ? " retry" : " retries") : std::string("every retry"));
+                      (n ? "each of the " + std::to_string(*n) + (*n == 1 ? " retry" : " retries")
+                         : std::string(unbounded ? "every retry, and the retries never stop" : "every retry"));
     if (b.multiplier.written()) {
       char buf[32];
       std::snprintf(buf, sizeof buf, " (multiplier %g)", b.multiplier.value);

@@ -5,11 +5,21 @@
 namespace retrylint {
 namespace {
 
-void check(const FileModel &m, const Settings &, Reporter &out) {
+std::string ordinal(int n) {
+  int tens = n % 100;
+  const char *suffix = (tens >= 11 && tens <= 13) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  return std::to_string(n) + suffix;
+}
+
+void check(const FileModel &m, const Settings &settings, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     const Backoff &b = p.backoff;
-    if (p.retries() == 0 || !b.growth.known() || b.growth.value != Growth::Exponential) continue;
+    if (!p.mayRetry() || !b.growth.known() || b.growth.value != Growth::Exponential) continue;
     if (!b.cap.known() || b.cap.value) continue;
+    const Duration limit = settings.limitsFor(p.workload).max_wait;
+    const std::string limitText = formatDuration(limit) + " (settings." +
+                                  (p.workload == Workload::Background ? "background." : "") + "max-wait for a " +
+                                  workloadName(p.workload) + ")";
     std::string msg = "the wait grows";
     if (b.multiplier.known()) {
       char buf[32];
@@ -18,8 +28,26 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     }
     msg += " per retry with no maximum";
     if (b.cap.origin == Origin::Defaulted) msg += " (" + b.cap.source + ")";
-    if (auto w = worstCaseWait(b, 10)) msg += ": the 10th retry would wait " + formatDuration(*w);
-    msg += "; a long outage turns retries into waits of minutes or hours";
+    // Only waits the configured attempts can reach count: an uncapped backoff that stays short over
+    // the retries it has is harmless where it stands.
+    if (auto n = p.boundedRetries()) {
+      auto w = worstCaseWait(b, *n);
+      if (!w || *w <= limit) continue;
+      msg += ": with " + std::to_string(*n) + (*n == 1 ? " retry" : " retries") + " the last waits up to " + formatDuration(*w) +
+             ", more than " + limitText + ", and a caller that waits that long has usually given up";
+    } else {
+      // Unbounded, or a count this file does not show: the waits keep growing past any limit.
+      constexpr int kSearch = 64;
+      int k = 1;
+      std::optional<Duration> w;
+      for (; k <= kSearch; ++k)
+        if ((w = worstCaseWait(b, k)) && *w > limit) break;
+      if (k > kSearch || !w) continue;
+      const bool unbounded = p.max_attempts.known() && !p.max_attempts.value;
+      msg += std::string(unbounded ? " and no limit on the retries" : " and a retry count this file does not bound") +
+             ": from the " + ordinal(k) + " retry on, each waits more than " + limitText + " (the " + ordinal(k) + " up to " +
+             formatDuration(*w) + "), and the waits keep growing into minutes and hours";
+    }
     out.report(p, b.cap.where, "cap", msg, b.cap.fix);
   }
 }
@@ -30,8 +58,11 @@ extern const Rule kRL103 = {
     "RL103", "backoff-uncapped", Severity::Warning,
     "the wait grows exponentially with no maximum",
     {
-        "Exponential backoff without a maximum delay: no max interval, no `MaxDelaySeconds`, no "
-        "`std::min`/`std::clamp` around a `base << n` in C++.",
+        "Exponential backoff without a maximum delay (no max interval, no `MaxDelaySeconds`, no "
+        "`std::min`/`std::clamp` around a `base << n` in C++) whose waits really get long: the longest wait the "
+        "configured attempts can reach is above the workload's limit (20 s on a request path, 5 min in a "
+        "background workload), or the attempts are unbounded or not known. Three retries from 100 ms never "
+        "wait more than 0.4 s, cap or no cap, and are not reported.",
         "Exponential growth is the point of backoff, but unbounded it soon stops being a retry: with a 100 ms "
         "base the 10th retry waits 51.2 s and the 15th over half an hour. Requests then hang far past any "
         "caller's deadline, holding resources, and recovery is noticed late.",
@@ -39,7 +70,8 @@ extern const Rule kRL103 = {
         "    std::this_thread::sleep_for(base << attempt);",
         "Cap the delay (AWS SDKs cap at 20 s):\n"
         "    std::this_thread::sleep_for(std::min(base << attempt, std::chrono::milliseconds(20000)));",
-        "None.",
+        "settings.max-wait (default 20s, a request path) and settings.background.max-wait (default 5m) in "
+        ".retrylint.yaml: the longest single wait an uncapped backoff may reach before it is reported.",
         "AWS SDKs and Tools Reference Guide, retry behavior (20 s cap); AWS Architecture Blog, "
         "\"Exponential Backoff And Jitter\".",
     },

@@ -6,10 +6,10 @@ namespace {
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     const Backoff &b = p.backoff;
-    if (p.retries() == 0 || !b.growth.known() || b.growth.value != Growth::NoWait) continue;
+    if (!p.mayRetry() || !b.growth.known() || b.growth.value != Growth::NoWait) continue;
     std::string msg = p.describeAttempts() + " follow each other with no wait";
     if (b.growth.origin == Origin::Defaulted) msg += " (" + b.growth.source + ")";
-    auto n = p.exactRetries();
+    auto n = p.boundedRetries();
     msg += ": a tight retry loop multiplies load on a failing service" + (n ? " by " + std::to_string(*n + 1) : std::string()) +
            " within milliseconds, before it can recover";
     out.report(p, b.growth.where, "backoff", msg, b.growth.fix);

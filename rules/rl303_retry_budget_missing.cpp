@@ -26,7 +26,9 @@ extern const Rule kRL303 = {
     {
         "A retry policy with no budget that stops retries when too many calls fail: gRPC without "
         "`retryThrottling`, Envoy without a cluster `retry_budget`, Linkerd routes marked retryable without a "
-        "budget. Policies that exist only by a library's default are left to RL202.",
+        "budget. Policies that exist only by a library's default are left to RL202. At its default severity "
+        "(note) a run reports it once, with the number of policies and files concerned, because it holds for "
+        "most retry policies of a repository; set it to warning to have each policy reported.",
         "Attempt limits bound the amplification per request, not in total. During a real outage every request "
         "fails and every one is retried, so the dependency sees (attempts) x normal traffic exactly when it can "
         "least take it. A budget (a token bucket, a percentage of live requests) lets retries absorb scattered "
@@ -37,6 +39,9 @@ extern const Rule kRL303 = {
         "gRFC A6 (retry throttling); Envoy circuit_breakers retry_budget; AWS SDKs retry quota (500 tokens).",
     },
     check,
+    nullptr,
+    /*checks_implicit=*/false,
+    /*aggregate_notes=*/true,
 };
 
 } // namespace retrylint

@@ -19,6 +19,8 @@ std::string fingerprintOf(std::string_view rule, std::string_view path, std::str
 
 void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_view field, std::string message,
                       const std::optional<Fix> &fix) {
+  if (policy.implicit && !rule_.checks_implicit) return;
+  if (!policy.used_by.empty()) message += " (" + policy.used_by + ")";
   report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)), std::move(message), fix);
 }
 

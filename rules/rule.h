@@ -61,6 +61,13 @@ struct Rule {
   void (*check)(const FileModel &model, const Settings &settings, Reporter &out);
   // Cross-file rules: called once per call chain after every file was checked (nullptr: none).
   void (*checkChain)(const Chain &chain, const Settings &settings, Reporter &out) = nullptr;
+  // Also reports on implicit policies: objects with no retry block, where only the platform's
+  // defaults apply. Off for every rule but RL202: a default the author never wrote is reported
+  // only where the project says it is harmful (a layer that does not own retries).
+  bool checks_implicit = false;
+  // At note severity, its findings are advice that holds for most objects of a kind: a run
+  // reports them as one note with the count (aggregateNotes), not one per object.
+  bool aggregate_notes = false;
 };
 
 // Collects findings for one rule on one file.

@@ -111,7 +111,8 @@ spec:
   EXPECT_EQ(t.backoff.cap.origin, Origin::Defaulted);
   EXPECT_FALSE(t.backoff.cap.value);
   const RetryPolicy &u = m.policies[2];
-  EXPECT_EQ(u.max_attempts.origin, Origin::Unknown); // unset limit: not confirmed
+  EXPECT_EQ(u.max_attempts.origin, Origin::Defaulted); // unset limit: retried until success (operator.go)
+  EXPECT_FALSE(u.max_attempts.value);
   ASSERT_EQ(u.retry_on.size(), 1u);
   EXPECT_TRUE(u.retry_on[0].catch_all);
 }

@@ -121,14 +121,16 @@ TEST(Attempts, Resilience4jInstancesInheritBaseAndDefaultConfig) {
     b:
       baseConfig: default
 )");
-  // b only names the default config: it is folded into the default config's policy.
-  ASSERT_EQ(m.policies.size(), 2u);
+  // b only names the default config: it is folded into the default config's policy; slow is a
+  // policy of its own, since a takes its backoff from it.
+  ASSERT_EQ(m.policies.size(), 3u);
   const RetryPolicy &a = m.policies[0];
   EXPECT_EQ(a.anchor, "resilience4j.retry/instances/a");
   EXPECT_EQ(*a.max_attempts.value, 4); // from configs.default, merged into every instance
   EXPECT_EQ(a.max_attempts.where.line, 4);
   EXPECT_EQ(*a.backoff.initial.value, Duration::s(2)); // from configs.slow
-  EXPECT_NE(m.policies[1].component.find("used by instance b"), std::string::npos);
+  EXPECT_NE(m.policies[1].component.find("used by instances a, b"), std::string::npos);
+  EXPECT_EQ(m.policies[2].used_by, "configs.slow is used by instance a");
 }
 
 TEST(Attempts, SpringGatewayCountsRetries) {

@@ -5,8 +5,15 @@
 // Backoff), docs/retries.md; duration syntax: workflow/controller/operator.go. See docs/formats.md §11.3.
 //
 // `limit` counts retries (API doc: "the maximum number of total attempts will be limit + 1").
-// What an absent `limit` means is not confirmed (docs/formats.md §13): it is left Unknown, so RL201
-// stays quiet. Argo's backoff has no jitter field: a backoff is never jittered.
+// Without `limit` Argo retries until the node succeeds (RL201), unless backoff.maxDuration ends it.
+// Argo's backoff has no jitter field: a backoff is never jittered, and no fix can add one.
+//
+// Precedence (workflow/controller/operator.go): spec.templateDefaults is merged into every template
+// before it runs (mergedTemplateDefaultsInto, a strategic merge: the template's own retryStrategy
+// fields win, the ones it leaves out come from the defaults); then a template without a
+// retryStrategy takes spec.retryStrategy (wfOperationCtx.retryStrategy). So templateDefaults'
+// retryStrategy is one policy for every template, reported once at the defaults, and it shadows
+// spec.retryStrategy entirely.
 #include <cctype>
 
 #include "lint/extract/extractors.h"
@@ -22,8 +29,19 @@ constexpr const char *kNoFactorSource =
     "Argo: without backoff.factor every retry waits backoff.duration (workflow_types.go Backoff)";
 constexpr const char *kNoCapSource =
     "Argo: backoff.cap is unset, and maxDuration bounds the total time, not each wait (workflow_types.go Backoff)";
+// pkg/apis/workflow/v1alpha1/workflow_types.go Backoff: Duration, Factor, MaxDuration, Cap; nothing random.
 constexpr const char *kNoJitterSource =
-    "Argo's retry backoff has no random component (workflow_types.go Backoff: duration, factor, cap, maxDuration)";
+    "Argo has no jitter setting: retryStrategy.backoff takes only duration, factor, cap and maxDuration "
+    "(pkg/apis/workflow/v1alpha1/workflow_types.go Backoff)";
+// workflow/controller/operator.go processNodeRetries: "No more retries left" is decided only
+// `if retryStrategy.Limit != nil && ...`, and the backoff requeue also needs `retryStrategy.Limit != nil`.
+constexpr const char *kNoLimitSource =
+    "Argo retries a node until it succeeds when retryStrategy sets no limit, and without a limit it does not "
+    "wait out the backoff either (workflow/controller/operator.go processNodeRetries)";
+constexpr const char *kMaxDurationBoundSource =
+    "Argo: no limit, so the retries end only when backoff.maxDuration is exceeded (workflow/controller/operator.go processNodeRetries)";
+constexpr const char *kInheritedSource =
+    "taken from spec.templateDefaults.retryStrategy, which is reported there";
 constexpr const char *kDefaultRetryPolicySource =
     "Argo's default retryPolicy: OnFailure (workflow_types.go RetryStrategy)";
 
@@ -58,15 +76,27 @@ Condition policyCondition(const std::string &name, bool catchAll, Origin origin,
   return c;
 }
 
+// A present, non-null field.
+std::optional<yaml::Node> field(const yaml::Node &map, std::string_view name) {
+  auto n = get(map, name);
+  if (!n || isNull(*n)) return std::nullopt;
+  return n;
+}
+
+// `defaults` is spec.templateDefaults.retryStrategy when a template's own retryStrategy is merged
+// with it: a field the template leaves out comes from there, and what it decides is left Unknown
+// here (the defaults' own policy reports it, once).
 void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::Node &rs, const std::string &anchor,
-                     const std::string &component) {
+                     const std::string &component, const yaml::Node *defaults = nullptr, std::string usedBy = {}) {
   requireMap(cx, rs, "retryStrategy");
+  auto inherits = [&](std::string_view name) { return defaults && defaults->IsMap() && field(rs, name) == std::nullopt && field(*defaults, name); };
   Span key = cx.keySpan(owner, "retryStrategy");
   RetryPolicy p;
   p.format = std::string(kFormat);
   p.anchor = anchor;
   p.component = component;
   p.where = key;
+  p.used_by = std::move(usedBy);
   p.attempts_field = "limit";
   p.attempts_count_retries = true;
   p.budget.origin = Origin::NotApplicable;     // no retry budget in Argo
@@ -83,8 +113,12 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
     if (n && *n == 0) return; // no retries
     if (n) p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(*n, 1'000'000)) + 1), cx.span(*limit));
     else p.max_attempts = {std::nullopt, Origin::Unknown, cx.span(*limit), {}, {}};
+  } else if (inherits("limit")) {
+    p.max_attempts = {std::nullopt, Origin::Unknown, key, kInheritedSource, {}};
+  } else if (auto bo = field(rs, "backoff"); bo && bo->IsMap() && field(*bo, "maxDuration")) {
+    p.max_attempts = {std::nullopt, Origin::Unknown, key, kMaxDurationBoundSource, {}};
   } else {
-    p.max_attempts = {std::nullopt, Origin::Unknown, key, "Argo: behaviour without limit not confirmed", {}};
+    p.max_attempts = defaulted(std::optional<int>(), key, kNoLimitSource);
   }
 
   // Conditions: retryPolicy, narrowed by an expression when one is given.
@@ -99,13 +133,23 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
       // Always retries every failed or errored node; an expression narrows it to what it tests.
       p.retry_on.push_back(policyCondition(v, v == "Always" && !hasExpression, Origin::Written, cx.span(*rp)));
     }
-  } else if (!hasExpression) {
+  } else if (!hasExpression && !inherits("retryPolicy") && !inherits("expression")) {
     p.retry_on.push_back(policyCondition("OnFailure", false, Origin::Defaulted, key));
   }
 
   Backoff &b = p.backoff;
   auto backoff = get(rs, "backoff");
-  if (!backoff || isNull(*backoff)) {
+  bool mergedBackoff = false; // a backoff field comes from templateDefaults
+  if (inherits("backoff")) {
+    mergedBackoff = true;
+  } else if (defaults && backoff && backoff->IsMap()) {
+    if (auto db = field(*defaults, "backoff"); db && db->IsMap())
+      for (auto f : {"duration", "factor", "cap", "maxDuration"}) mergedBackoff |= !field(*backoff, f) && field(*db, f);
+  }
+  if (mergedBackoff) {
+    b.growth.origin = Origin::Unknown;
+    b.jitter.origin = Origin::Unknown;
+  } else if (!backoff || isNull(*backoff)) {
     b.growth = defaulted(Growth::NoWait, key, kNoBackoffSource);
     b.jitter = {Jitter::None, Origin::NotApplicable, key, {}, {}};
   } else {
@@ -151,7 +195,7 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
             b.cap.fix = Fix{"add backoff.cap", {cx.src.insertLineAfter(line0, indent + "cap: \"5m\"")}};
         }
       }
-      b.jitter = builtIn(Jitter::None, bkey, kNoJitterSource);
+      b.jitter = defaulted(Jitter::None, bkey, kNoJitterSource); // Defaulted so RL101 names it; no fix exists
     }
   }
   cx.model.policies.push_back(std::move(p));
@@ -183,7 +227,32 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
     path = "spec.workflowSpec";
   }
   std::string anchor = kind + "/" + name;
-  if (auto rs = get(*spec, "retryStrategy"); rs && !isNull(*rs)) {
+  // spec.templateDefaults.retryStrategy: merged into every template, so one policy for all of them.
+  std::optional<yaml::Node> defaults;
+  if (auto td = get(*spec, "templateDefaults"); td && !isNull(*td)) {
+    requireMap(cx, *td, path + ".templateDefaults");
+    if (auto rs = field(*td, "retryStrategy")) {
+      defaults = rs;
+      std::vector<std::string> names;
+      if (auto templates = get(*spec, "templates"); templates && templates->IsSequence())
+        for (const auto &t : *templates)
+          if (auto n = get(t, "name"); n && n->IsScalar()) names.push_back(n->Scalar());
+      std::string usedBy = "spec.templateDefaults applies to every template";
+      if (!names.empty()) {
+        usedBy += ": ";
+        for (size_t i = 0; i < names.size() && i < 10; ++i) usedBy += (i ? ", " : "") + names[i];
+        if (names.size() > 10) usedBy += " and " + std::to_string(names.size() - 10) + " more";
+      }
+      try {
+        extractStrategy(cx, *td, *rs, anchor + "/" + path + ".templateDefaults.retryStrategy",
+                        kind + " " + name + " " + path + ".templateDefaults.retryStrategy", nullptr, usedBy);
+      } catch (const TypeError &e) {
+        cx.error(e);
+      }
+    }
+  }
+  // spec.retryStrategy is for templates without one; with templateDefaults' every template has one.
+  if (auto rs = get(*spec, "retryStrategy"); rs && !isNull(*rs) && !defaults) {
     try {
       extractStrategy(cx, *spec, *rs, anchor + "/" + path + ".retryStrategy", kind + " " + name + " " + path + ".retryStrategy");
     } catch (const TypeError &e) {
@@ -202,7 +271,8 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
       if (auto rs = get(t, "retryStrategy"); rs && !isNull(*rs)) {
         std::string label = tname.empty() ? std::to_string(i) : tname;
         extractStrategy(cx, t, *rs, anchor + "/templates[" + label + "]",
-                        kind + " " + name + " template " + (tname.empty() ? "[" + std::to_string(i) + "]" : tname));
+                        kind + " " + name + " template " + (tname.empty() ? "[" + std::to_string(i) + "]" : tname),
+                        defaults ? &*defaults : nullptr);
       }
     } catch (const TypeError &e) {
       cx.error(e);

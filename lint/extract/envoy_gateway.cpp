@@ -111,12 +111,30 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
         p.retry_on.push_back(envoyCondition(*e, Origin::Written, cx.span(t)));
       }
     }
+    // internal/xds/translator/route.go buildRetryPolicy: the codes become Envoy's
+    // retriable_status_codes, which act only under the retriable-status-codes trigger: the default
+    // triggers (no triggers written) include it, a written list must name it.
+    bool codesApply = true;
+    if (auto tr = get(*on, "triggers"); tr && tr->IsSequence() && tr->size() > 0) {
+      codesApply = false;
+      for (const auto &t : *tr) codesApply |= t.IsScalar() && t.Scalar() == "retriable-status-codes";
+    }
     if (auto codes = get(*on, "httpStatusCodes"); codes && !isNull(*codes)) {
       requireSequence(cx, *codes, "retry.retryOn.httpStatusCodes");
       for (const auto &c : *codes) {
         long long code = requireInt(cx, c, "retry.retryOn.httpStatusCodes[]", false);
         if (!httpCodeInRange(static_cast<int>(code))) {
           cx.problem(cx.span(c), std::to_string(code) + " is not an HTTP status code (100-599): the API server rejects the BackendTrafficPolicy",
+                     p.anchor + "/httpStatusCodes/" + std::to_string(code));
+          continue;
+        }
+        // A success or a redirect is not a failure: Envoy retries the answered request and, once the
+        // retries are spent, returns the last response anyway.
+        if (codesApply && code >= 200 && code <= 399) {
+          std::string cls = code < 300 ? "a success (2xx)" : "a redirect (3xx)";
+          std::string sends = p.max_attempts.value ? "up to " + std::to_string(*p.max_attempts.value) + " times" : "again";
+          cx.problem(cx.span(c), "httpStatusCodes " + std::to_string(code) + " is " + cls + ", not a failure: Envoy retries every request answered with " +
+                                     std::to_string(code) + ", so each one is sent " + sends + " and the caller still gets the last " + std::to_string(code),
                      p.anchor + "/httpStatusCodes/" + std::to_string(code));
           continue;
         }

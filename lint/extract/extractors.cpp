@@ -81,7 +81,7 @@ const std::map<std::string_view, std::vector<std::string_view>> &requiredWords()
       {"dapr-resiliency", {"dapr.io", "retries"}},
       {"argo-workflows", {"argoproj.io"}},
       {"otel-collector", {"exporters", "retryonfailure"}},
-      {"kong", {"formatversion", "konghq.com"}},
+      {"kong", {"formatversion", "konghq.com", "services"}},
       {"resilience4j", {"resilience4j"}},
       {"spring-cloud-gateway", {"gateway"}},
       {"dotnet-resilience", {"retry"}},

@@ -76,10 +76,30 @@ void extractService(ExtractContext &cx, const yaml::Node &svc, size_t index) {
   cx.model.policies.push_back(std::move(p));
 }
 
+// A decK/declarative file without _format_version (decK accepts it, and its own test files often
+// leave it out) is known by its shape: a top-level `services` list of maps that each name a `host`
+// or `url`, at least one with a field only a Kong service has (routes, retries, *_timeout); or a
+// decK-only top-level key. docker-compose (`services` is a map), Kubernetes objects and Helm values
+// with a `services` list of hosts and ports do not match.
+bool kongServiceShape(const yaml::Node &services) {
+  if (!services.IsSequence() || services.size() == 0) return false;
+  bool kongField = false;
+  for (const auto &s : services) {
+    if (!s.IsMap() || (!get(s, "host") && !get(s, "url"))) return false;
+    for (auto f : {"routes", "retries", "connect_timeout", "read_timeout", "write_timeout"}) kongField |= get(s, f).has_value();
+  }
+  return kongField;
+}
+
 bool isDeclarative(const yaml::Node &doc) {
-  auto v = get(doc, "_format_version");
+  if (!doc.IsMap()) return false;
   auto services = get(doc, "services");
-  return v && v->IsScalar() && services && services->IsSequence();
+  if (!services || !services->IsSequence()) return false;
+  if (auto v = get(doc, "_format_version"); v && v->IsScalar()) return true;
+  if (get(doc, "apiVersion") || get(doc, "kind")) return false;
+  for (auto k : {"_info", "_workspace", "_konnect", "_transform"})
+    if (get(doc, k)) return true;
+  return kongServiceShape(*services);
 }
 
 std::optional<yaml::Node> kicRetries(const yaml::Node &doc) {

@@ -10,9 +10,16 @@
 // Which blocks are policies: every instance that writes a retry setting of its own or shares its
 // name with a circuit breaker instance; an instance that only names a baseConfig (or nothing) is
 // the same retry as that config, so it is folded into the config's policy. `configs.default` is
-// always a policy: it applies to every @Retry name without an instance. A named config that no
-// instance uses is only checked for invalid values (RL901): which code uses it is not visible.
+// always a policy: it applies to every @Retry name without an instance. A named config is a policy
+// when an instance takes a value from it; one that no instance uses is only checked for invalid
+// values (RL901): which code uses it is not visible.
+//
+// One finding per cause: a policy whose chain has a base leaves Unknown what it takes from the
+// base (attempts, backoff, retried exceptions: each decided by the fields of one concern), so the
+// finding is reported once, at the base block that writes it (or, for a library default, the last
+// block of the chain), and says which instances use that block.
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -73,6 +80,29 @@ const std::set<std::string> &retryFields() {
     return s;
   }();
   return f;
+}
+
+// The fields that decide one concern of a policy: a block that writes none of them takes the
+// concern whole from its base config.
+enum Concern { kAttempts, kBackoff, kExceptions, kConcerns };
+const std::vector<std::string> &concernFields(int c) {
+  static const std::vector<std::vector<std::string>> f = [] {
+    std::vector<std::vector<std::string>> out(kConcerns);
+    for (auto n : {"maxAttempts"}) out[kAttempts].push_back(relaxedName(n));
+    for (auto n : {"waitDuration", "enableExponentialBackoff", "exponentialBackoffMultiplier", "exponentialMaxWaitDuration",
+                   "enableRandomizedWait", "randomizedWaitFactor", "intervalFunction", "intervalBiFunction"})
+      out[kBackoff].push_back(relaxedName(n));
+    for (auto n : {"retryExceptions", "ignoreExceptions", "retryExceptionPredicate"}) out[kExceptions].push_back(relaxedName(n));
+    return out;
+  }();
+  return f[static_cast<size_t>(c)];
+}
+
+bool writes(const SpringNode &block, int concern) {
+  const auto &fields = concernFields(concern);
+  for (const auto &c : block.children)
+    if (!c.isNull() && std::find(fields.begin(), fields.end(), relaxedName(c.key)) != fields.end()) return true;
+  return false;
 }
 
 struct Block {
@@ -161,6 +191,26 @@ bool listed(const std::vector<SpringItem> &items, std::string_view fqcn) {
   return false;
 }
 
+// Leaves a concern Unknown in a policy, so that no rule reports it there.
+void forget(RetryPolicy &p, int concern) {
+  Backoff &b = p.backoff;
+  switch (concern) {
+  case kAttempts:
+    p.max_attempts.origin = Origin::Unknown; // the count stays for the other rules' arithmetic
+    p.max_attempts.fix.reset();
+    break;
+  case kBackoff:
+    b.growth.origin = b.jitter.origin = Origin::Unknown;
+    b.jitter_order.origin = Origin::Unknown;
+    b.cap.origin = Origin::Unknown;
+    b.growth.fix.reset();
+    b.jitter.fix.reset();
+    b.cap.fix.reset();
+    break;
+  case kExceptions: p.retry_on.clear(); break;
+  }
+}
+
 class Resilience4j {
 public:
   Resilience4j(const SpringNode &root, ExtractContext &cx) : root_(root), cx_(cx) {}
@@ -180,17 +230,27 @@ public:
     size_t problemsBefore = cx_.model.problems.size();
 
     // Instances: their own policy, or folded into the config they are a copy of.
-    std::map<std::string, std::vector<std::string>> users; // config -> instances folded into it
+    std::map<std::string, std::vector<std::string>> users; // config -> instances that take a value from it
+    std::map<std::string, std::array<bool, kConcerns>> taken; // config -> the concerns some instance takes from it
     for (const Block &inst : instances_) {
       try {
         auto chain = chainOf(inst);
+        // The configs this instance takes a concern from: each base up to the one that writes
+        // the last concern the blocks before it leave out.
+        bool left[kConcerns];
+        for (int c = 0; c < kConcerns; ++c) left[c] = !writes(*inst.node, c);
+        for (size_t k = 1; k < chain.size(); ++k) {
+          if (std::none_of(left, left + kConcerns, [](bool b) { return b; })) break;
+          auto &u = users[chain[k]->name];
+          if (std::find(u.begin(), u.end(), inst.name) == u.end()) u.push_back(inst.name);
+          auto &t = taken.try_emplace(chain[k]->name, std::array<bool, kConcerns>{}).first->second;
+          for (int c = 0; c < kConcerns; ++c) t[c] = t[c] || left[c];
+          for (int c = 0; c < kConcerns; ++c) left[c] = left[c] && !writes(*chain[k]->node, c);
+        }
         bool own = false;
         for (const auto &c : inst.node->children) own |= retryFields().count(relaxedName(c.key)) > 0;
         const SpringNode *breaker = breakerFor(inst.name);
-        if (!own && !breaker && chain.size() > 1) {
-          users[chain[1]->name].push_back(inst.name);
-          continue;
-        }
+        if (!own && !breaker && chain.size() > 1) continue; // folded into chain[1]'s policy
         build(inst, chain, {});
       } catch (const TypeError &e) {
         cx_.error(e);
@@ -201,6 +261,16 @@ public:
         auto chain = chainOf(cfg);
         bool used = cfg.name == "default" || users.count(cfg.name);
         RetryPolicy p = policyOf(cfg, chain, users[cfg.name]);
+        // A named config's values that every instance overrides are not used: not reported.
+        if (cfg.name != "default" && taken.count(cfg.name))
+          for (int c = 0; c < kConcerns; ++c)
+            if (!taken[cfg.name][c]) forget(p, c);
+        if (!users[cfg.name].empty()) {
+          const auto &u = users[cfg.name];
+          p.used_by = cfg.label() + " is used by instance" + (u.size() > 1 ? "s " : " ");
+          for (size_t i = 0; i < u.size() && i < 10; ++i) p.used_by += (i ? ", " : "") + u[i];
+          if (u.size() > 10) p.used_by += " and " + std::to_string(u.size() - 10) + " more";
+        }
         if (used) cx_.model.policies.push_back(std::move(p));
       } catch (const TypeError &e) {
         cx_.error(e);
@@ -488,6 +558,10 @@ private:
         }
       }
     }
+    // What this block takes whole from its base is reported at the base, once (see the top).
+    if (chain.size() > 1)
+      for (int c = 0; c < kConcerns; ++c)
+        if (!writes(*owner.node, c)) forget(p, c);
     // Nothing in this dialect sets a per-try timeout, a deadline or a budget (TimeLimiter and
     // HTTP client timeouts live elsewhere): those rules stay quiet.
     return p;

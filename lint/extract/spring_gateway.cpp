@@ -4,7 +4,14 @@
 //
 // Field facts: spring-cloud/spring-cloud-gateway spring-cloud-gateway-server-webflux/.../
 // RetryGatewayFilterFactory.java and docs/.../gatewayfilter-factories/retry-factory.adoc.
-// See docs/formats.md §8. The WebMVC gateway (server.webmvc) is not read.
+// See docs/formats.md §8.
+//
+// Spring Cloud Gateway Server MVC (spring.cloud.gateway.server.webmvc.routes[] / routes-map, and
+// spring.cloud.gateway.mvc.* before 4.3) has a `Retry` filter of its own with other semantics:
+// spring-cloud-gateway-server-webmvc .../server/mvc/filter/RetryFilterFunctions.java (RetryConfig,
+// BackoffConfig, @Shortcut({"retries", "series", "methods"})) and FrameworkRetryFilterFunctions.java,
+// the implementation used unless Spring Retry is on the classpath (then GatewayRetryFilterFunctions,
+// deprecated, where `retries` is Spring Retry's maxAttempts and no backoff means no wait).
 #include <algorithm>
 #include <map>
 
@@ -34,6 +41,32 @@ constexpr const char *kCapSource = "Spring Cloud Gateway: no backoff.maxBackoff,
 // JitterConfig.randomFactor 0.5 when a jitter block is present (added in 4.1.7).
 constexpr double kDefaultRandomFactor = 0.5;
 constexpr const char *kJitterSource = "Spring Cloud Gateway: no jitter unless a jitter block is set (RetryGatewayFilterFactory.java JitterConfig)";
+
+// Server MVC (RetryFilterFunctions.java RetryConfig / BackoffConfig; FrameworkRetryFilterFunctions.java).
+// retries 3, counted as retries: CompositeRetryPolicy.shouldRetry stops once attemptCount >= retries.
+constexpr const char *kMvcRetriesSource = "Spring Cloud Gateway Server MVC default retries 3 (RetryFilterFunctions.java RetryConfig.retries)";
+constexpr const char *kMvcMethodsSource = "Spring Cloud Gateway Server MVC default methods GET (RetryFilterFunctions.java RetryConfig)";
+// No backoff block: FrameworkRetryFilterFunctions uses RetryPolicy.withDefaults().getBackOff(), Spring
+// Framework 7's FixedBackOff(DEFAULT_DELAY 1000 ms, DEFAULT_MAX_RETRIES 3).
+constexpr double kMvcDefaultDelayMs = 1000;
+constexpr int kMvcDefaultBackoffRetries = 3;
+constexpr const char *kMvcNoBackoffSource =
+    "Spring Cloud Gateway Server MVC without a backoff block waits Spring Framework's default fixed 1 s "
+    "(FrameworkRetryFilterFunctions.java: RetryPolicy.withDefaults().getBackOff(), FixedBackOff 1000 ms)";
+constexpr const char *kMvcBackoffRetriesSource =
+    "without a backoff block Spring Framework's default FixedBackOff stops after 3 retries (FrameworkRetryFilterFunctions.java)";
+// BackoffConfig: firstBackoff 5 ms, factor 2, maxBackoff null; validate(): firstBackoff >= 1 ms,
+// factor > 1, maxBackoff > firstBackoff. A null maxBackoff leaves the 30 s maximum of Spring
+// Framework's ExponentialBackOff (DEFAULT_MAX_INTERVAL 30000; Spring Retry's ExponentialBackOffPolicy
+// has the same default).
+constexpr double kMvcDefaultMaxBackoffMs = 30000;
+constexpr const char *kMvcFirstBackoffSource = "Spring Cloud Gateway Server MVC default backoff.firstBackoff 5 ms (RetryFilterFunctions.java BackoffConfig)";
+constexpr const char *kMvcFactorSource = "Spring Cloud Gateway Server MVC default backoff.factor 2 (RetryFilterFunctions.java BackoffConfig)";
+constexpr const char *kMvcCapSource =
+    "Spring Cloud Gateway Server MVC without backoff.maxBackoff keeps ExponentialBackOff's default maximum of 30 s (FrameworkRetryFilterFunctions.java createBackOff)";
+constexpr const char *kMvcNoJitterSource =
+    "Spring Cloud Gateway Server MVC has no jitter setting: its Retry backoff takes only firstBackoff, maxBackoff and factor "
+    "(RetryFilterFunctions.java BackoffConfig)";
 
 struct SeriesInfo { std::string_view name; int lo, hi; };
 const std::vector<SeriesInfo> &seriesTable() {
@@ -99,10 +132,16 @@ public:
   Gateway(const SpringNode &root, ExtractContext &cx) : root_(root), cx_(cx) {}
 
   void run() {
-    for (auto prefix : {"spring.cloud.gateway", "spring.cloud.gateway.server.webflux"}) {
+    for (auto prefix : {"spring.cloud.gateway", "spring.cloud.gateway.server.webflux", "spring.cloud.gateway.server.webmvc",
+                        "spring.cloud.gateway.mvc"}) {
       const SpringNode *gw = at(root_, prefix);
       if (!gw || !gw->isMap()) continue;
       std::string pre(prefix);
+      mvc_ = pre.find("mvc") != std::string::npos;
+      if (mvc_) {
+        mvcRoutes(*gw, pre);
+        continue;
+      }
       if (const SpringNode *df = child(*gw, "default-filters")) filters(*df, pre + ".default-filters", "default-filters", true);
       if (const SpringNode *routes = child(*gw, "routes"); routes && !routes->isNull()) {
         if (!routes->isList()) throw TypeError(routes->where, pre + ".routes must be a list");
@@ -126,13 +165,37 @@ public:
 private:
   const SpringNode &root_;
   ExtractContext &cx_;
+  bool mvc_ = false; // Server MVC's Retry filter (RetryFilterFunctions), not WebFlux's
+
+  void route(const SpringNode &r, const std::string &field, std::string id) {
+    if (!r.isMap()) return;
+    if (const SpringNode *n = child(r, "id"); n && n->isScalar()) id = n->scalar;
+    if (const SpringNode *f = child(r, "filters")) {
+      try {
+        filters(*f, field + ".filters", "route " + id, false);
+      } catch (const TypeError &e) {
+        cx_.error(e);
+      }
+    }
+  }
+
+  // Server MVC: routes (a list) and routes-map (route id -> route); no default filters.
+  void mvcRoutes(const SpringNode &gw, const std::string &pre) {
+    if (const SpringNode *routes = child(gw, "routes"); routes && !routes->isNull()) {
+      if (!routes->isList()) throw TypeError(routes->where, pre + ".routes must be a list");
+      for (size_t i = 0; i < routes->children.size(); ++i)
+        route(routes->children[i], pre + ".routes[" + std::to_string(i) + "]", std::to_string(i));
+    }
+    if (const SpringNode *map = child(gw, "routesMap"); map && map->isMap())
+      for (const SpringNode &r : map->children) route(r, pre + ".routes-map." + r.key, r.key);
+  }
 
   void filters(const SpringNode &list, const std::string &field, const std::string &where, bool isDefault) {
     if (list.isNull()) return;
     if (!list.isList()) throw TypeError(list.where, field + " must be a list");
     for (size_t i = 0; i < list.children.size(); ++i) {
       const SpringNode &f = list.children[i];
-      std::string anchor = "spring.cloud.gateway/" + where + "/filters[" + std::to_string(i) + "]";
+      std::string anchor = std::string(mvc_ ? "spring.cloud.gateway.server.webmvc/" : "spring.cloud.gateway/") + where + "/filters[" + std::to_string(i) + "]";
       try {
         if (f.isScalar()) {
           std::string s = f.scalar;
@@ -165,7 +228,8 @@ private:
   RetryPolicy base(const SpringNode &filter, const std::string &where, const std::string &anchor, bool isDefault) {
     RetryPolicy p;
     p.format = std::string(kFormat);
-    p.component = "Spring Cloud Gateway Retry filter (" + where + ")" + (isDefault ? ", applied to every route" : "");
+    p.component = std::string(mvc_ ? "Spring Cloud Gateway Server MVC" : "Spring Cloud Gateway") + " Retry filter (" + where + ")" +
+                  (isDefault ? ", applied to every route" : "");
     p.anchor = anchor;
     p.where = filter.isMap() ? (child(filter, "name") ? child(filter, "name")->where : filter.where) : filter.where;
     p.attempts_field = "retries";
@@ -173,9 +237,10 @@ private:
     return p;
   }
 
-  void setRetries(RetryPolicy &p, const SpringNode *n, Span where, const std::string &anchor, const std::string &text = "") {
-    p.max_attempts = defaulted(std::optional<int>(kDefaultRetries + 1), p.where, kRetriesSource);
-    if (!n && text.empty()) return;
+  // false: the filter does not retry (Server MVC with retries <= 0: shouldRetry stops at once).
+  bool setRetries(RetryPolicy &p, const SpringNode *n, Span where, const std::string &anchor, const std::string &text = "") {
+    p.max_attempts = defaulted(std::optional<int>(kDefaultRetries + 1), p.where, mvc_ ? kMvcRetriesSource : kRetriesSource);
+    if (!n && text.empty()) return true;
     SpringNode tmp;
     if (!n) {
       tmp.kind = SpringNode::Kind::Scalar;
@@ -184,11 +249,13 @@ private:
       n = &tmp;
     }
     long long v = springInt(*n, "Retry retries");
+    if (mvc_ && v <= 0) return false;
     if (v <= 0) {
       cx_.problem(where, "retries " + std::to_string(v) + " must be greater than 0: the gateway rejects the Retry filter", anchor + "/retries");
-      return;
+      return true;
     }
     p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(v, 1'000'000)) + 1), where);
+    return true;
   }
 
   void statuses(RetryPolicy &p, const std::vector<SpringItem> &items, const std::string &anchor) {
@@ -226,7 +293,9 @@ private:
 
   void defaults(RetryPolicy &p, bool hasStatuses, bool hasSeries, bool hasMethods, bool hasExceptions) {
     if (!hasSeries) p.retry_on.push_back(httpCondition("SERVER_ERROR", 500, 599, p.where, Origin::Defaulted));
-    if (!hasMethods) p.methods.push_back(defaulted(std::string("GET"), p.where, kMethodsSource));
+    if (!hasMethods) p.methods.push_back(defaulted(std::string("GET"), p.where, mvc_ ? kMvcMethodsSource : kMethodsSource));
+    // Server MVC's third default, RetryFilterFunctions.RetryException, is its own signal for a
+    // retried status, already covered by the series.
     if (!hasExceptions)
       for (auto e : {"java.io.IOException", "org.springframework.cloud.gateway.support.TimeoutException"})
         p.retry_on.push_back(exceptionCondition(e, p.where, Origin::Defaulted));
@@ -234,6 +303,17 @@ private:
   }
 
   void noBackoff(RetryPolicy &p) {
+    if (mvc_) {
+      Backoff &b = p.backoff;
+      b.growth = defaulted(Growth::Constant, p.where, kMvcNoBackoffSource);
+      b.initial = defaulted(std::optional<Duration>(Duration::ms(kMvcDefaultDelayMs)), p.where, kMvcNoBackoffSource);
+      b.cap.origin = Origin::NotApplicable;
+      b.jitter = defaulted(Jitter::None, p.where, kMvcNoJitterSource);
+      b.description = "Spring Framework's default fixed 1 s backoff";
+      p.runtime_max_attempts = kMvcDefaultBackoffRetries + 1;
+      p.runtime_max_source = kMvcBackoffRetriesSource;
+      return;
+    }
     p.backoff.growth = defaulted(Growth::NoWait, p.where, kNoBackoffSource);
     p.backoff.description = "no backoff";
   }
@@ -258,6 +338,14 @@ private:
     Span key;
   };
 
+  static long long factorOf(const SpringItem &factor) {
+    SpringNode tmp;
+    tmp.kind = SpringNode::Kind::Scalar;
+    tmp.scalar = factor.text;
+    tmp.where = factor.where;
+    return springInt(tmp, "backoff.factor");
+  }
+
   void backoff(RetryPolicy &p, const BackoffArgs &a, const std::string &anchor) {
     Backoff &b = p.backoff;
     std::optional<Duration> first;
@@ -266,11 +354,7 @@ private:
                       : defaulted(std::optional<Duration>(Duration::ms(kDefaultFirstBackoffMs)), a.key, kFirstBackoffSource);
     b.multiplier = defaulted(static_cast<double>(kDefaultFactor), a.key, kFactorSource);
     if (a.factor) {
-      SpringNode tmp;
-      tmp.kind = SpringNode::Kind::Scalar;
-      tmp.scalar = a.factor->text;
-      tmp.where = a.factor->where;
-      long long f = springInt(tmp, "backoff.factor");
+      long long f = factorOf(*a.factor);
       if (f <= 0) cx_.problem(a.factor->where, "backoff.factor must be at least 1: the gateway rejects it", anchor + "/factor");
       else b.multiplier = written(static_cast<double>(f), a.factor->where);
     }
@@ -283,6 +367,38 @@ private:
       b.cap = defaulted(std::optional<Duration>(), a.key, kCapSource);
     }
     b.description = "Spring Cloud Gateway backoff";
+  }
+
+  // Server MVC's backoff block (RetryFilterFunctions.BackoffConfig): exponential, factor > 1,
+  // capped at 30 s when maxBackoff is left out, never jittered.
+  void mvcBackoff(RetryPolicy &p, const BackoffArgs &a, const std::string &anchor) {
+    Backoff &b = p.backoff;
+    std::optional<Duration> first;
+    if (a.first) first = duration(a.first->text, a.first->where, "backoff.firstBackoff", anchor);
+    if (first && first->nanos < 1'000'000) {
+      cx_.problem(a.first->where, "backoff.firstBackoff " + a.first->text + " is below 1 ms: the Server MVC Retry filter rejects it (BackoffConfig.validate)", anchor + "/firstBackoff");
+      first.reset();
+    }
+    b.initial = first ? written(first, a.first->where)
+                      : defaulted(std::optional<Duration>(Duration::ms(kDefaultFirstBackoffMs)), a.key, kMvcFirstBackoffSource);
+    b.multiplier = defaulted(static_cast<double>(kDefaultFactor), a.key, kMvcFactorSource);
+    if (a.factor) {
+      long long f = factorOf(*a.factor);
+      if (f <= 1) cx_.problem(a.factor->where, "backoff.factor " + a.factor->text + " must be greater than 1: the Server MVC Retry filter rejects it (BackoffConfig.validate)", anchor + "/factor");
+      else b.multiplier = written(static_cast<double>(f), a.factor->where);
+    }
+    b.growth = written(Growth::Exponential, a.key);
+    if (a.max) {
+      if (auto d = duration(a.max->text, a.max->where, "backoff.maxBackoff", anchor)) {
+        if (b.initial.value && *d <= *b.initial.value)
+          cx_.problem(a.max->where, "backoff.maxBackoff " + a.max->text + " must be greater than firstBackoff: the Server MVC Retry filter rejects it (BackoffConfig.validate)", anchor + "/maxBackoff");
+        else b.cap = written(std::optional<Duration>(d), a.max->where);
+      }
+    } else {
+      b.cap = defaulted(std::optional<Duration>(Duration::ms(kMvcDefaultMaxBackoffMs)), a.key, kMvcCapSource);
+    }
+    b.jitter = defaulted(Jitter::None, a.key, kMvcNoJitterSource); // no fix: there is no jitter setting
+    b.description = "Spring Cloud Gateway Server MVC backoff";
   }
 
   void jitter(RetryPolicy &p, const SpringNode *j, const SpringNode *args, const std::string &anchor) {
@@ -322,9 +438,13 @@ private:
     if (args && args->isNull()) args = nullptr;
     auto arg = [&](std::string_view name) -> const SpringNode * { return args ? child(*args, name) : nullptr; };
     const SpringNode *retries = arg("retries");
-    setRetries(p, retries, retries ? retries->where : p.where, anchor);
+    if (!setRetries(p, retries, retries ? retries->where : p.where, anchor)) return;
     bool hasStatuses = false, hasSeries = false, hasMethods = false, hasExceptions = false;
-    if (const SpringNode *n = arg("statuses")) {
+    if (const SpringNode *n = arg("statuses"); n && mvc_) {
+      cx_.problem(n->keyWhere, "statuses is not a setting of the Server MVC Retry filter (RetryFilterFunctions.RetryConfig has retries, series, "
+                               "methods, exceptions, cacheBody, backoff): these statuses do not choose what is retried; use series",
+                  anchor + "/statuses");
+    } else if (n) {
       hasStatuses = true;
       statuses(p, listItems(cx_, *n, "Retry statuses"), anchor);
     }
@@ -354,8 +474,12 @@ private:
       a.first = item("firstBackoff");
       a.max = item("maxBackoff");
       a.factor = item("factor");
-      backoff(p, a, anchor);
-      jitter(p, arg("jitter"), args, anchor);
+      if (mvc_) {
+        mvcBackoff(p, a, anchor);
+      } else {
+        backoff(p, a, anchor);
+        jitter(p, arg("jitter"), args, anchor);
+      }
     } else {
       noBackoff(p);
     }
@@ -366,8 +490,19 @@ private:
   void shortcut(const SpringNode &filter, const std::vector<SpringItem> &args, const std::string &where, const std::string &anchor, bool isDefault) {
     RetryPolicy p = base(filter, where, anchor, isDefault);
     auto argAt = [&](size_t i) -> const SpringItem * { return i < args.size() ? &args[i] : nullptr; };
-    if (const SpringItem *r = argAt(0)) setRetries(p, nullptr, r->where, anchor, r->text);
-    else setRetries(p, nullptr, p.where, anchor);
+    if (const SpringItem *r = argAt(0)) {
+      if (!setRetries(p, nullptr, r->where, anchor, r->text)) return;
+    } else {
+      setRetries(p, nullptr, p.where, anchor);
+    }
+    if (mvc_) { // @Shortcut({"retries", "series", "methods"}): no statuses, no backoff
+      if (const SpringItem *s = argAt(1)) series(p, {*s}, anchor);
+      if (const SpringItem *m = argAt(2)) methods(p, {*m});
+      defaults(p, false, argAt(1) != nullptr, argAt(2) != nullptr, false);
+      noBackoff(p);
+      cx_.model.policies.push_back(std::move(p));
+      return;
+    }
     bool hasStatuses = false, hasMethods = false;
     if (const SpringItem *s = argAt(1)) {
       hasStatuses = true;

@@ -130,7 +130,8 @@ std::optional<int> RetryPolicy::exactRetries() const {
 }
 
 std::string RetryPolicy::describeAttempts() const {
-  if (!max_attempts.value) return "unbounded attempts";
+  if (!max_attempts.value)
+    return max_attempts.origin == Origin::Unknown ? "an unknown number of attempts" : "unbounded attempts";
   int n = *max_attempts.value;
   std::string tries = std::to_string(n) + (n == 1 ? " attempt" : " attempts");
   std::string text;

@@ -148,6 +148,9 @@ struct RetryPolicy {
   // (gRPC service config JSON handed to a client-library generator rather than to gRPC core).
   // "" = the usual one. Messages name it, so a reader knows which consumer a finding is about.
   std::string consumer;
+  // A shared block (a base config, Argo's templateDefaults) reported once for all that use it:
+  // "used by instances backendA, backendB", appended to every finding's message.
+  std::string used_by;
 
   Setting<std::optional<int>> max_attempts;  // total tries incl. the first; nullopt = unbounded
   std::string attempts_field;                // the field as users know it: "attempts", "maxAttempts"
