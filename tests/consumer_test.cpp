@@ -130,4 +130,49 @@ TEST(GapicConsumer, CachedResultFollowsTheBuildFile) {
   EXPECT_NE(third.out.find("no maxAttempts"), std::string::npos) << third.out;
 }
 
+// Envoy Gateway leaves the route timeout unset without requestTimeout: Envoy's 15 s default
+// applies, stated as a default with its source, and named as the route timeout (not as a field
+// the file does not write).
+TEST(EnvoyGatewayConsumer, NoRequestTimeoutMeansEnvoysDefaultRouteTimeout) {
+  FileModel m = extract("btp.yaml", "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\n"
+                                    "metadata: {name: a}\nspec:\n  retry:\n    numRetries: 3\n");
+  ASSERT_EQ(m.policies.size(), 1u);
+  const RetryPolicy &p = m.policies[0];
+  EXPECT_EQ(p.overall_deadline.origin, Origin::Defaulted);
+  ASSERT_TRUE(p.overall_deadline.value.has_value());
+  EXPECT_EQ(*p.overall_deadline.value, Duration::s(15));
+  EXPECT_NE(p.overall_deadline.source.find("getEffectiveRequestTimeout"), std::string::npos) << p.overall_deadline.source;
+  EXPECT_EQ(p.deadline_name.find("requestTimeout"), std::string::npos) << p.deadline_name;
+
+  FileModel w = extract("btp.yaml", "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\n"
+                                    "metadata: {name: a}\nspec:\n  timeout: {http: {requestTimeout: 4s}}\n  retry:\n    numRetries: 3\n");
+  ASSERT_EQ(w.policies.size(), 1u);
+  EXPECT_EQ(w.policies[0].overall_deadline.origin, Origin::Written);
+  EXPECT_EQ(w.policies[0].deadline_name, "requestTimeout");
+}
+
+TEST(Workload, StepFunctionsAndExportersAreBackgroundDaprOnlyWhenItsTargetsSaySo) {
+  FileModel sf = extract("m.asl.yaml", "StartAt: A\nStates:\n  A:\n    Type: Task\n    Resource: arn:aws:states:::sqs:sendMessage.waitForTaskToken\n"
+                                       "    Retry:\n      - ErrorEquals: [States.ALL]\n        MaxAttempts: 6\n    End: true\n");
+  ASSERT_EQ(sf.policies.size(), 1u);
+  EXPECT_EQ(sf.policies[0].workload, Workload::Background);
+
+  FileModel otel = extract("otel.yaml", "receivers: {otlp: {}}\nexporters:\n  otlp:\n    endpoint: x:4317\n    retry_on_failure:\n      enabled: true\n");
+  ASSERT_EQ(otel.policies.size(), 1u);
+  EXPECT_EQ(otel.policies[0].workload, Workload::Background);
+
+  const std::string head = "apiVersion: dapr.io/v1alpha1\nkind: Resiliency\nmetadata: {name: r}\nspec:\n  policies:\n    retries:\n"
+                           "      p: {policy: constant, duration: 1s, maxRetries: 6}\n";
+  auto daprWorkload = [&](const std::string &targets) {
+    FileModel d = extract("res.yaml", head + targets);
+    EXPECT_EQ(d.policies.size(), 1u) << targets;
+    return d.policies.empty() ? Workload::Request : d.policies[0].workload;
+  };
+  EXPECT_EQ(daprWorkload(""), Workload::Request); // no target: who uses it is not known
+  EXPECT_EQ(daprWorkload("  targets: {components: {q: {inbound: {retry: p}}}}\n"), Workload::Background);
+  EXPECT_EQ(daprWorkload("  targets: {components: {q: {outbound: {retry: p}}}}\n"), Workload::Request);
+  EXPECT_EQ(daprWorkload("  targets: {components: {q: {inbound: {retry: p}}}, apps: {a: {retry: p}}}\n"), Workload::Request);
+  EXPECT_EQ(daprWorkload("  targets: {actors: {a: {retry: p}}}\n"), Workload::Request);
+}
+
 } // namespace
