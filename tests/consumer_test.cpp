@@ -107,6 +107,14 @@ TEST(GapicConsumer, HostileBuildFilesAreNotFollowedNorWaitedOn) {
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err; // the RL901 finding; no hang (timeout gives 124)
   EXPECT_NE(r.out.find("no maxAttempts"), std::string::npos) << r.out;
 
+  // Within the size limit but built to make a backtracking matcher recurse: one line of 900 KB
+  // after an opened quote. Read in linear time, it simply names no file.
+  std::string json4 = t.write("g/shelf_grpc_service_config.json", kNoMaxAttempts);
+  t.write("g/BUILD.bazel", "go_gapic_library(\n    grpc_service_config = \"" + std::string(900000, 'a') + "\n)\n");
+  CliRun big = runRetrylintIn(t.path.string(), "timeout 60 ", "--no-cache g/shelf_grpc_service_config.json");
+  EXPECT_EQ(big.exit_code, 1) << big.out << big.err;
+  EXPECT_NE(big.out.find("no maxAttempts"), std::string::npos) << big.out;
+
   std::string json3 = t.write("f/shelf_grpc_service_config.json", kNoMaxAttempts);
   t.write("f/BUILD.bazel", gapicBuild("shelf_grpc_service_config.json") + std::string(5u << 20, '#'));
   EXPECT_TRUE(missingMaxAttemptsReported(analyse(json3)));

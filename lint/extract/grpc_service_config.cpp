@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <regex>
+#include <cctype>
 #include <set>
 
 #include <llvm/ADT/SmallString.h>
@@ -117,42 +117,58 @@ bool labelNames(llvm::StringRef label, llvm::StringRef path) {
   return d == pkg || (d.endswith(pkg) && d.drop_back(pkg.size()).endswith("/"));
 }
 
+// The quoted value of `attr = "value"` when `line` (leading blanks removed) is that attribute;
+// nullopt otherwise. A plain scan: the BUILD file is input like any other (no backtracking matcher
+// on a line a stranger may have made a megabyte long).
+std::optional<llvm::StringRef> attributeValue(llvm::StringRef line, llvm::StringRef attr) {
+  line = line.ltrim();
+  if (!line.consume_front(attr)) return std::nullopt;
+  line = line.ltrim();
+  if (!line.consume_front("=")) return std::nullopt;
+  line = line.ltrim();
+  if (!line.consume_front("\"")) return std::nullopt;
+  size_t end = line.find('"');
+  if (end == llvm::StringRef::npos) return std::nullopt;
+  return line.take_front(end);
+}
+
+// The rule kind when `line` opens a top-level call, `kind(` from column 0; "" otherwise.
+llvm::StringRef callKind(llvm::StringRef line) {
+  size_t n = 0;
+  while (n < line.size() && (std::isalnum(static_cast<unsigned char>(line[n])) || line[n] == '_')) ++n;
+  if (n == 0 || std::isdigit(static_cast<unsigned char>(line[0]))) return {};
+  return line.drop_front(n).ltrim().startswith("(") ? line.take_front(n) : llvm::StringRef();
+}
+
 // gRPC core, unless the BUILD file next to `path` hands it to a GAPIC rule: a top-level call of a
 // rule whose kind ends in `gapic_library` (java_gapic_library, go_gapic_library, py_gapic_library,
-// ...) with `grpc_service_config = "<label of this file>"`. Comment lines are skipped; buildifier
-// writes each top-level call from column 0, which is how the calls are told apart.
+// ...) with a line `grpc_service_config = "<label of this file>"`. Comment lines are skipped;
+// buildifier writes each top-level call from column 0 and each attribute on a line of its own,
+// which is how calls and attributes are told apart.
 Consumer consumerOf(llvm::StringRef path) {
   Consumer c;
   auto [buildName, text] = buildFileOf(path);
   if (text.empty()) return c;
-  static const std::regex callStart(R"(^([A-Za-z_][A-Za-z0-9_]*)\s*\()");
-  static const std::regex attr(R"re(\bgrpc_service_config\s*=\s*"([^"]*)")re");
-  static const std::regex nameAttr(R"re(\bname\s*=\s*"([^"]*)")re");
   std::vector<std::string> rules;
-  std::string kind, body;
+  llvm::StringRef kind, ruleName;
+  bool names = false;
   auto finish = [&] {
-    if (llvm::StringRef(kind).endswith("gapic_library")) {
-      std::smatch m;
-      if (std::regex_search(body, m, attr) && labelNames(m[1].str(), path)) {
-        std::smatch n;
-        rules.push_back(kind + (std::regex_search(body, n, nameAttr) ? " " + n[1].str() : ""));
-      }
-    }
-    kind.clear();
-    body.clear();
+    if (names && kind.endswith("gapic_library")) rules.push_back((kind + (ruleName.empty() ? "" : " " + ruleName)).str());
+    kind = ruleName = {};
+    names = false;
   };
   llvm::StringRef rest(text);
   while (!rest.empty()) {
     auto [line, next] = rest.split('\n');
     rest = next;
     if (line.ltrim().startswith("#")) continue;
-    std::smatch m;
-    std::string l = line.str();
-    if (std::regex_search(l, m, callStart)) {
+    if (llvm::StringRef k = callKind(line); !k.empty()) {
       finish();
-      kind = m[1].str();
+      kind = k;
     }
-    if (!kind.empty()) body += l + "\n";
+    if (kind.empty()) continue;
+    if (auto v = attributeValue(line, "name"); v && ruleName.empty()) ruleName = *v;
+    if (auto v = attributeValue(line, "grpc_service_config"); v && labelNames(*v, path)) names = true;
   }
   finish();
   if (rules.empty()) return c;
