@@ -531,8 +531,11 @@ void aggregateNotes(std::vector<Finding> &findings) {
     f.fixes.clear();
   }
   size_t out = 0;
-  for (size_t i = 0; i < findings.size(); ++i)
-    if (!drop[i]) findings[out++] = std::move(findings[i]);
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (drop[i]) continue;
+    if (out != i) findings[out] = std::move(findings[i]);
+    ++out;
+  }
   findings.resize(out);
 }
 

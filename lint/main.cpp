@@ -341,7 +341,8 @@ int runCommandLine(int argc, char **argv) {
     return result.errors.empty() ? 0 : 2;
   }
 
-  aggregateNotes(result.findings);
+  // A shard's report is merged with the others' first (`retrylint merge` aggregates then).
+  if (options.shards == 1) aggregateNotes(result.findings);
 
   auto writeReport = [&](llvm::raw_ostream &out, bool color) {
     if (report == Report::Layers) {

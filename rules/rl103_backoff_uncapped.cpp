@@ -30,10 +30,13 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
     if (b.cap.origin == Origin::Defaulted) msg += " (" + b.cap.source + ")";
     // Only waits the configured attempts can reach count: an uncapped backoff that stays short over
     // the retries it has is harmless where it stands.
-    if (auto n = p.boundedRetries()) {
-      auto w = worstCaseWait(b, *n);
+    // A count that is written, defaulted, or only estimated or inherited (Origin::Unknown with a
+    // value: a lower bound, a base config's) is the count the waits are measured over.
+    if (p.max_attempts.value) {
+      const int n = std::max(p.retries(), 1);
+      auto w = worstCaseWait(b, n);
       if (!w || *w <= limit) continue;
-      msg += ": with " + std::to_string(*n) + (*n == 1 ? " retry" : " retries") + " the last waits up to " + formatDuration(*w) +
+      msg += ": with " + std::to_string(n) + (n == 1 ? " retry" : " retries") + " the last waits up to " + formatDuration(*w) +
              ", more than " + limitText + ", and a caller that waits that long has usually given up";
     } else {
       // Unbounded, or a count this file does not show: the waits keep growing past any limit.

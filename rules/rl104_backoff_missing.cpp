@@ -8,7 +8,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     const Backoff &b = p.backoff;
     if (!p.mayRetry() || !b.growth.known() || b.growth.value != Growth::NoWait) continue;
     std::string msg = p.describeAttempts() + " follow each other with no wait";
-    if (b.growth.origin == Origin::Defaulted) msg += " (" + b.growth.source + ")";
+    if (b.growth.origin == Origin::Defaulted || b.growth.origin == Origin::BuiltIn) msg += " (" + b.growth.source + ")";
     auto n = p.boundedRetries();
     msg += ": a tight retry loop multiplies load on a failing service" + (n ? " by " + std::to_string(*n + 1) : std::string()) +
            " within milliseconds, before it can recover";

@@ -64,6 +64,7 @@ extern const Rule kRL204 = {
     },
     nullptr,
     checkChain,
+    /*checks_implicit=*/true, // a declared chain makes a default a finding
 };
 
 } // namespace retrylint

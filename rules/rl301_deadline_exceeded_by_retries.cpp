@@ -101,6 +101,7 @@ extern const Rule kRL301 = {
     },
     check,
     checkChain,
+    /*checks_implicit=*/true, // a declared chain makes a default a finding
 };
 
 } // namespace retrylint

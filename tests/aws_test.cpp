@@ -203,10 +203,10 @@ TEST(StepFunctions, BackoffScheduleAndDefaults) {
 TEST(StepFunctions, FixesKeepTheFilesSyntaxAndSilenceTheRules) {
   const std::vector<std::pair<std::string, std::string>> inputs = {
       {"m.asl.json", "{\n  \"StartAt\": \"A\",\n  \"States\": {\"A\": {\"Type\": \"Task\", \"Resource\": \"x\", \"End\": true,\n"
-                     "    \"Retry\": [\n      {\n        \"ErrorEquals\": [\"E\"],\n        \"MaxAttempts\": 2\n      },\n"
+                     "    \"Retry\": [\n      {\n        \"ErrorEquals\": [\"E\"],\n        \"MaxAttempts\": 10\n      },\n"
                      "      {\"ErrorEquals\": [\"F\"], \"MaxAttempts\": 2, \"JitterStrategy\": \"NONE\"}\n    ]}}\n}\n"},
       {"m.asl.yaml", "StartAt: A\nStates:\n  A:\n    Type: Task\n    Resource: x\n    Retry:\n"
-                     "      - ErrorEquals:\n          - E\n        MaxAttempts: 2   # keep me\n"
+                     "      - ErrorEquals:\n          - E\n        MaxAttempts: 10   # keep me\n"
                      "      - {ErrorEquals: [F], MaxAttempts: 2}\n    End: true\n"},
   };
   for (const auto &[path, text] : inputs) {
@@ -219,7 +219,7 @@ TEST(StepFunctions, FixesKeepTheFilesSyntaxAndSilenceTheRules) {
     EXPECT_EQ(count(after.findings, "RL101"), 0) << fixed;
     EXPECT_EQ(count(after.findings, "RL103"), 0) << fixed;
     EXPECT_EQ(after.policies, 2u) << fixed;
-    if (path == "m.asl.yaml") EXPECT_NE(fixed.find("MaxAttempts: 2   # keep me\n        MaxDelaySeconds: 20\n"), std::string::npos) << fixed;
+    if (path == "m.asl.yaml") EXPECT_NE(fixed.find("MaxAttempts: 10   # keep me\n        MaxDelaySeconds: 20\n"), std::string::npos) << fixed;
   }
 }
 
@@ -271,8 +271,8 @@ TEST(AwsCorpus, SharedConfigProfiles) {
   EXPECT_EQ(r.stats.policies, 5u); // one per profile, retryunset implicit
   std::set<std::pair<int, std::string>> got;
   for (const Finding &f : r.findings) got.insert({f.where.line, f.rule});
-  // RL202 (note: no layers declared) on the profile left at the SDK's default attempts.
-  EXPECT_EQ(got, (std::set<std::pair<int, std::string>>{{2, "RL202"}, {9, "RL304"}, {13, "RL901"}, {16, "RL901"}}));
+  // Nothing on the profile left at the SDK's default attempts: without layers a default is not a finding.
+  EXPECT_EQ(got, (std::set<std::pair<int, std::string>>{{9, "RL304"}, {13, "RL901"}, {16, "RL901"}}));
 }
 
 TEST(AwsCorpus, StepFunctionsRetriers) {

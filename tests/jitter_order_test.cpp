@@ -150,7 +150,7 @@ TEST(JitterOrder, Resilience4jDropsTheCapWithoutMultiplierAndFactor) {
   FileResult r = analyseText("application.yml", R"(resilience4j.retry:
   instances:
     backend:
-      maxAttempts: 8
+      maxAttempts: 12
       waitDuration: 500ms
       enableExponentialBackoff: true
       enableRandomizedWait: true

@@ -60,13 +60,40 @@ TEST(RL101, QuietWithJitterOrBuiltInJitter) {
   EXPECT_TRUE(check("RL101", p).empty());
 }
 
-TEST(RL103, CatchesUncappedExponentialWithTheTenthWait) {
-  RetryPolicy p = basePolicy();
+TEST(RL103, QuotesOnlyTheWaitsTheConfiguredRetriesReach) {
+  RetryPolicy p = basePolicy(); // 3 retries from 100 ms, x2: waits of 0.1, 0.2, 0.4 s
   p.backoff.cap = defaulted(std::optional<Duration>(), at(1, 1), "no MaxDelaySeconds");
+  EXPECT_TRUE(check("RL103", p).empty()) << "uncapped, but the last wait is 0.4 s";
+  p.max_attempts = written(std::optional<int>(11), at(2, 1)); // 10 retries: the last waits 51.2 s
   auto f = check("RL103", p);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_NE(f[0].message.find("51.2 s"), std::string::npos) << f[0].message; // 100 ms x 2^9
+  EXPECT_NE(f[0].message.find("with 10 retries the last waits up to 51.2 s, more than 20 s"), std::string::npos) << f[0].message;
+  EXPECT_EQ(f[0].message.find("15th"), std::string::npos) << f[0].message;
   EXPECT_TRUE(check("RL103", basePolicy()).empty());
+}
+
+TEST(RL103, UnboundedNamesTheFirstRetryPastTheLimit) {
+  RetryPolicy p = basePolicy();
+  p.backoff.cap = defaulted(std::optional<Duration>(), at(1, 1), "no MaxDelaySeconds");
+  p.max_attempts = written(std::optional<int>(), at(2, 1)); // unbounded
+  auto f = check("RL103", p);
+  ASSERT_EQ(f.size(), 1u);
+  // 100 ms x 2^8 = 25.6 s is the first wait above 20 s: the 9th retry.
+  EXPECT_NE(f[0].message.find("from the 9th retry on, each waits more than 20 s"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].message.find("25.6 s"), std::string::npos) << f[0].message;
+}
+
+TEST(RL103, TheLimitIsPerWorkloadAndConfigurable) {
+  RetryPolicy p = basePolicy();
+  p.backoff.cap = defaulted(std::optional<Duration>(), at(1, 1), "no MaxDelaySeconds");
+  p.max_attempts = written(std::optional<int>(11), at(2, 1)); // the last wait: 51.2 s
+  p.workload = Workload::Background;
+  EXPECT_TRUE(check("RL103", p).empty()) << "51.2 s is within the background limit of 5 min";
+  Settings s;
+  s.background.max_wait = Duration::s(30);
+  auto f = check("RL103", p, s);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("settings.background.max-wait for a background workload"), std::string::npos) << f[0].message;
 }
 
 TEST(RL104, CatchesNoWaitOnlyWhenRetrying) {

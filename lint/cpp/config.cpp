@@ -619,6 +619,12 @@ void customDelay(RetryPolicy &p, const Tokens &t, const Method &m, ExtractContex
     b.jitter.origin = b.cap.origin = Origin::NotApplicable;
     return;
   }
+  // `return 100 << n;`: a 100 ms base doubled per retry.
+  if (g == Growth::Exponential && m.body.e == m.body.b + 5 && t[m.body.b].text == "return" && t[m.body.b + 1].kind == Tok::Number &&
+      t[m.body.b + 2].text == "<<" && t[m.body.b + 3].text == m.counter) {
+    if (auto v = intValue(t, {m.body.b + 1, m.body.b + 2}, {}); v && *v > 0)
+      b.initial = written(std::optional<Duration>(Duration::ms(static_cast<double>(*v))), spanOf(cx, t, m.body.b + 1, m.body.b + 2));
+  }
   if (!b.initial.value) b.initial.origin = Origin::Unknown;
   if (g == Growth::Exponential) b.multiplier = written(2.0, at);
   b.jitter = written(random ? Jitter::Full : Jitter::None, at);

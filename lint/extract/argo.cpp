@@ -38,8 +38,12 @@ constexpr const char *kNoJitterSource =
 constexpr const char *kNoLimitSource =
     "Argo retries a node until it succeeds when retryStrategy sets no limit, and without a limit it does not "
     "wait out the backoff either (workflow/controller/operator.go processNodeRetries)";
+constexpr const char *kNoLimitNoWaitSource =
+    "without retryStrategy.limit Argo does not wait out the backoff: the requeue in "
+    "workflow/controller/operator.go processNodeRetries needs retryStrategy.Limit != nil, so the node is retried at once";
 constexpr const char *kMaxDurationBoundSource =
-    "Argo: no limit, so the retries end only when backoff.maxDuration is exceeded (workflow/controller/operator.go processNodeRetries)";
+    "Argo: no limit, so the retries end only when backoff.maxDuration is exceeded, and they are not spaced by the "
+    "backoff (workflow/controller/operator.go processNodeRetries)";
 constexpr const char *kInheritedSource =
     "taken from spec.templateDefaults.retryStrategy, which is reported there";
 constexpr const char *kDefaultRetryPolicySource =
@@ -93,6 +97,7 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
   Span key = cx.keySpan(owner, "retryStrategy");
   RetryPolicy p;
   p.format = std::string(kFormat);
+  p.workload = Workload::Background; // workflow steps: nobody holds a request open on them
   p.anchor = anchor;
   p.component = component;
   p.where = key;
@@ -197,6 +202,19 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
       }
       b.jitter = defaulted(Jitter::None, bkey, kNoJitterSource); // Defaulted so RL101 names it; no fix exists
     }
+  }
+  // Without a limit the controller never waits out the backoff (the requeue needs
+  // retryStrategy.Limit != nil): the node is retried at once, whatever backoff says. With nothing
+  // else to end the retries, RL201's message says so (kNoLimitSource) and the wait rules stay out,
+  // so the one cause is one finding; bounded by maxDuration only, it is a tight loop (RL104).
+  if (!p.max_attempts.value && p.max_attempts.origin == Origin::Defaulted) {
+    b.growth = {Growth::NoWait, Origin::NotApplicable, b.growth.where, kNoLimitNoWaitSource, {}};
+  } else if (!p.max_attempts.value && p.max_attempts.source == kMaxDurationBoundSource) {
+    b.growth = builtIn(Growth::NoWait, backoff && !isNull(*backoff) ? cx.keySpan(rs, "backoff") : key, kNoLimitNoWaitSource);
+  }
+  if (!p.max_attempts.value && b.growth.value == Growth::NoWait && b.growth.source == kNoLimitNoWaitSource) {
+    b.jitter.origin = Origin::NotApplicable;
+    b.cap.origin = Origin::NotApplicable;
   }
   cx.model.policies.push_back(std::move(p));
 }

@@ -140,6 +140,7 @@ int mergeMain(int argc, char **argv) {
     if (!readJsonReport((*buf)->getBuffer().str(), merged, error)) return usage(in + ": " + error);
   }
   std::sort(merged.findings.begin(), merged.findings.end(), findingLess);
+  aggregateNotes(merged.findings); // the shards left them one by one (main.cpp)
   // Errors every shard saw (a missing path named to all of them) are reported once.
   std::sort(merged.errors.begin(), merged.errors.end(), diagnosticLess);
   merged.errors.erase(std::unique(merged.errors.begin(), merged.errors.end(),
