@@ -232,7 +232,7 @@ TEST(StepFunctions, DefinitionStringPositionsMapIntoTheTemplate) {
       "      DefinitionString: !Sub |\n"
       "        {\"StartAt\": \"A\", \"TimeoutSeconds\": ${T},\n"
       "         \"States\": {\"A\": {\"Type\": \"Task\", \"Resource\": \"${Fn}\", \"End\": true,\n"
-      "           \"Retry\": [{\"ErrorEquals\": [\"States.ALL\"], \"MaxAttempts\": 7}]}}}\n";
+      "           \"Retry\": [{\"ErrorEquals\": [\"States.ALL\"], \"MaxAttempts\": 12}]}}}\n";
   FileResult r = analyseText("t.yaml", text, true, RunOptions{});
   ASSERT_TRUE(r.errors.empty()) << r.errors.front().message;
   EXPECT_EQ(r.policies, 1u);
@@ -246,7 +246,7 @@ TEST(StepFunctions, DefinitionStringPositionsMapIntoTheTemplate) {
   EXPECT_TRUE(attempts);
   // The fixes land in the template, indented like the block.
   std::string fixed = applyFixes(text, r.findings);
-  EXPECT_NE(fixed.find("\"MaxAttempts\": 7, \"MaxDelaySeconds\": 20, \"JitterStrategy\": \"FULL\"}]}}}\n"), std::string::npos) << fixed;
+  EXPECT_NE(fixed.find("\"MaxAttempts\": 12, \"MaxDelaySeconds\": 20, \"JitterStrategy\": \"FULL\"}]}}}\n"), std::string::npos) << fixed;
   FileResult after = analyseText("t.yaml", fixed, true, RunOptions{});
   EXPECT_EQ(count(after.findings, "RL101"), 0) << fixed;
 }
@@ -285,11 +285,12 @@ TEST(AwsCorpus, StepFunctionsRetriers) {
   EXPECT_EQ(r.stats.policies, 7u);
   bool attempts = false, jitter = false;
   for (const Finding &f : r.findings) {
-    // MaxAttempts: 6 in the Distributed Map's ItemProcessor = 7 attempts.
+    // MaxAttempts: 6 in the Distributed Map's ItemProcessor = 7 attempts: within the ceiling of 10
+    // for background work, which Step Functions retries are.
     attempts |= f.rule == "RL203" && f.where.path.find("dynamodb-import-json.statemachine") != std::string::npos && f.where.line == 35;
     // The JSON retriers with JitterStrategy FULL (lines 92, 114) are not reported for jitter.
     jitter |= f.rule == "RL101" && (f.where.line == 92 || f.where.line == 114);
   }
-  EXPECT_TRUE(attempts);
+  EXPECT_FALSE(attempts);
   EXPECT_FALSE(jitter);
 }

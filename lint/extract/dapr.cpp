@@ -158,6 +158,31 @@ bool isBuiltInPolicyName(const std::string &name) {
          name == "DaprBuiltInActorReminderRetries" || name == "DaprBuiltInInitializationRetries";
 }
 
+// Background (no caller waits on the retries) only where the file says so; a request path otherwise.
+// Inbound component operations are deliveries from the sidecar to the app: pub/sub subscriptions
+// and input bindings (docs.dapr.io resiliency targets, "Inbound"); default policies for them are
+// named Default[Pubsub|Bindings]ComponentInboundRetryPolicy (docs.dapr.io default-policies);
+// DaprBuiltInActorReminderRetries retries actor reminders. Everything else (service invocation,
+// actor calls, outbound component calls such as a state read or a publish) may be on a request.
+bool isBackgroundUser(const std::string &user) {
+  return user.rfind("components/", 0) == 0 && user.size() > 8 && user.compare(user.size() - 8, 8, "/inbound") == 0;
+}
+bool isBackgroundPolicyName(const std::string &name) {
+  static const std::string kSuffix = "ComponentInboundRetryPolicy";
+  if (name == "DaprBuiltInActorReminderRetries") return true;
+  if (name.rfind("Default", 0) != 0 || name.size() < kSuffix.size() + 7 ||
+      name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+    return false;
+  std::string kind = name.substr(7, name.size() - 7 - kSuffix.size());
+  return kind.empty() || kind == "Pubsub" || kind == "Bindings";
+}
+Workload workloadOf(const std::string &name, const std::vector<std::string> &users) {
+  if (users.empty() && !isBackgroundPolicyName(name)) return Workload::Request;
+  for (const std::string &u : users)
+    if (!isBackgroundUser(u)) return Workload::Request;
+  return Workload::Background;
+}
+
 void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::Node &keyNode, const yaml::Node &policy,
                    const std::string &resAnchor, const std::string &resName, const std::vector<std::string> &users) {
   std::string name = requireString(cx, keyNode, "spec.policies.retries key");
@@ -176,6 +201,7 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
   }
   p.attempts_field = "maxRetries";
   p.attempts_count_retries = true;
+  p.workload = workloadOf(name, users);
   p.budget.origin = Origin::NotApplicable; // Dapr has no retry budget to set
   p.per_try_timeout.origin = Origin::Unknown;
   p.overall_deadline.origin = Origin::Unknown;

@@ -25,11 +25,6 @@ constexpr int kEnvoyDefaultRetries = 1;
 constexpr const char *kEnvoyDefaultRetriesSource =
     "Envoy's default when retry_policy has no num_retries: 1 retry "
     "(envoyproxy/data-plane-api route_components.proto RetryPolicy.num_retries)";
-// RouteAction.timeout: "If not specified, the default is 15s. ... includes all retries"; 0 disables.
-constexpr double kEnvoyDefaultRouteTimeoutS = 15;
-constexpr const char *kEnvoyDefaultRouteTimeoutSource =
-    "Envoy's default route timeout of 15 s, which includes all retries "
-    "(envoyproxy/data-plane-api route_components.proto RouteAction.timeout)";
 constexpr const char *kEnvoyPerTryDefaultSource =
     "Envoy: per_try_timeout defaults to the route timeout (route_components.proto RetryPolicy.per_try_timeout)";
 // circuit_breaker.proto: without retry_budget only max_retries (3 concurrent retries per cluster

@@ -16,6 +16,11 @@ namespace retrylint {
 // (x-envoy-max-retries); route_components.proto RetryPolicy.RetryBackOff.
 constexpr double kEnvoyBaseBackoffMs = 25;
 constexpr double kEnvoyMaxBackoffFactor = 10;
+// RouteAction.timeout: "If not specified, the default is 15s. ... includes all retries"; 0 disables.
+constexpr double kEnvoyDefaultRouteTimeoutS = 15;
+constexpr const char *kEnvoyDefaultRouteTimeoutSource =
+    "Envoy's default route timeout of 15 s, which includes all retries "
+    "(envoyproxy/data-plane-api route_components.proto RouteAction.timeout)";
 extern const char *const kEnvoyBackoffSource;
 
 // One x-envoy-retry-on / x-envoy-retry-grpc-on condition.

@@ -26,6 +26,11 @@ constexpr const char *kEgPerTrySource =
     "Envoy Gateway: no per-try timeout unless perRetry.timeout is set, so each try may use the whole "
     "route timeout (envoyproxy/gateway api/v1alpha1/retry_types.go PerRetryPolicy)";
 
+constexpr const char *kEgRouteTimeoutSource =
+    "Envoy's default route timeout of 15 s, which includes all retries (envoyproxy/data-plane-api route_components.proto "
+    "RouteAction.timeout): Envoy Gateway sets a route timeout only from timeout.http.requestTimeout or the HTTPRoute's "
+    "timeouts.request (envoyproxy/gateway internal/xds/translator/route.go getEffectiveRequestTimeout)";
+
 std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &anchor) {
   std::string text = requireString(cx, n, what);
   std::string err;
@@ -60,15 +65,23 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   p.attempts_field = "numRetries";
   p.attempts_count_retries = true;
   p.per_try_field = "perRetry.timeout";
-  p.deadline_name = "requestTimeout";
+  p.deadline_name = "route timeout (Envoy's default)";
   p.budget.origin = Origin::Unknown;  // not expressible in this resource
-  p.overall_deadline.origin = Origin::Unknown; // the route's timeout may be set elsewhere
+  // No requestTimeout: Envoy Gateway leaves the route's timeout unset unless the HTTPRoute sets
+  // timeouts.request (envoyproxy/gateway internal/xds/translator/route.go
+  // getEffectiveRequestTimeout), so Envoy's default of 15 s applies.
+  p.overall_deadline = defaulted(std::optional<Duration>(Duration::s(kEnvoyDefaultRouteTimeoutS)), retryKey, kEgRouteTimeoutSource);
 
   if (auto t = get(*spec, "timeout"); t && t->IsMap())
     if (auto http = get(*t, "http"); http && http->IsMap())
       if (auto rt = get(*http, "requestTimeout")) {
         auto d = readDuration(cx, *rt, "timeout.http.requestTimeout", p.anchor);
-        if (d) p.overall_deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*rt));
+        if (d) {
+          p.overall_deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*rt));
+          p.deadline_name = "requestTimeout";
+        } else {
+          p.overall_deadline.origin = Origin::Unknown;
+        }
       }
 
   if (auto n = get(*retry, "numRetries")) {

@@ -1,5 +1,6 @@
 // The dialect extractors, recognised by content, and the loop that feeds them documents.
 #pragma once
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -46,6 +47,11 @@ const Extractor &cppExtractor(); // lint/cpp/driver.cpp
 // literals passed to grpc::ChannelArguments::SetServiceConfigJSON).
 bool isGrpcServiceConfig(const yaml::Node &doc);
 void extractGrpcServiceConfig(const yaml::Node &doc, ExtractContext &cx);
+
+// What a file's result depends on besides its own text, for the result cache key: the BUILD file
+// next to a `*grpc_service_config.json` (which says whether a GAPIC generator or gRPC core reads
+// it), as read by the extractor; empty when nothing else is read.
+std::string extractionInputsBesides(const std::string &path);
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);

@@ -80,6 +80,8 @@ void extractExporter(ExtractContext &cx, const yaml::Node &exporter, const std::
   p.component = component;
   p.where = key;
   p.implicit = implicit;
+  // An exporter sends telemetry in the background: no user request waits on its retries.
+  p.workload = Workload::Background;
   p.budget.origin = Origin::NotApplicable;
   p.overall_deadline.origin = Origin::NotApplicable; // max_elapsed_time bounds the retrying itself
   p.per_try_field = "timeout";

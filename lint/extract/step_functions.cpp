@@ -169,6 +169,8 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
   p.where = cx.span(r);
   p.attempts_field = "MaxAttempts";
   p.attempts_count_retries = true;
+  // A workflow step: nobody holds a connection open while it retries.
+  p.workload = Workload::Background;
   p.per_try_field = "TimeoutSeconds";
   p.deadline_name = "state machine TimeoutSeconds";
   // Step Functions has no retry budget: nothing to set, so RL303 has nothing to ask for.

@@ -1,4 +1,5 @@
 #include "lint/perf/cache.h"
+#include "lint/extract/extractors.h"
 #include "lint/io/posix.h"
 
 #include <atomic>
@@ -168,6 +169,13 @@ std::string ResultCache::key(const std::string &path, bool named, const std::str
   head += '\0' + std::to_string(options.extract.max_file_bytes) + "," + std::to_string(options.extract.max_nesting) + "," +
           std::to_string(options.extract.cpp_timeout_seconds) + "," + std::to_string(options.extract.cpp_memory_bytes) +
           (options.extract.cpp_worker.empty() ? "|inproc" : "|worker");
+  // Files the extractor reads besides this one (a gRPC service config's BUILD.bazel); hashed so that
+  // the head stays small.
+  if (std::string extra = extractionInputsBesides(path); !extra.empty()) {
+    llvm::SHA1 extraSha;
+    extraSha.update(extra);
+    head += '\0' + llvm::toHex(extraSha.final(), /*LowerCase=*/true);
+  }
   head += '\0' + std::to_string(head.size()) + '\0';
   llvm::SHA1 sha;
   sha.update(head);

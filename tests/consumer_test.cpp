@@ -1,0 +1,186 @@
+// A finding is true for the consumer of the file: gRPC service config JSON handed to a GAPIC
+// client-library generator (named so by the BUILD.bazel next to it) is read with the generators'
+// facts, not gRPC core's; Step Functions callback tasks, Envoy Gateway's default route timeout and
+// the workload (request path or background) of each dialect's policies.
+#include <filesystem>
+#include <string>
+
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include "cli_support.h"
+#include "lint/engine.h"
+#include "lint/extract/extractors.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace retrylint;
+using namespace retrylint::testing;
+
+namespace {
+
+// A service config that gRPC core rejects (no maxAttempts) and GAPIC generators read as it is.
+constexpr const char *kNoMaxAttempts = R"({
+  "methodConfig": [{
+    "name": [{"service": "example.v1.Shelf"}],
+    "timeout": "30s",
+    "retryPolicy": {
+      "initialBackoff": "0.1s",
+      "maxBackoff": "10s",
+      "backoffMultiplier": 1.3,
+      "retryableStatusCodes": ["UNAVAILABLE"]
+    }
+  }]
+})";
+
+std::string gapicBuild(const std::string &label, const std::string &rule = "go_gapic_library") {
+  return rule + "(\n    name = \"shelf_go_gapic\",\n    grpc_service_config = \"" + label + "\",\n)\n";
+}
+
+FileModel analyse(const std::string &path) {
+  FileModel m;
+  std::vector<Diagnostic> errors;
+  extractText(path, slurp(path), true, m, errors);
+  EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors.front().message);
+  return m;
+}
+
+bool missingMaxAttemptsReported(const FileModel &m) {
+  for (const ConfigProblem &p : m.problems)
+    if (p.message.find("no maxAttempts") != std::string::npos) return true;
+  return false;
+}
+
+TEST(GapicConsumer, BuildFileNamingTheConfigInAGapicRuleMakesTheGeneratorsTheConsumer) {
+  TempDir t;
+  for (std::string label : {"shelf_grpc_service_config.json", ":shelf_grpc_service_config.json"}) {
+    std::string json = t.write("a/shelf_grpc_service_config.json", kNoMaxAttempts);
+    t.write("a/BUILD.bazel", gapicBuild(label));
+    FileModel m = analyse(json);
+    EXPECT_FALSE(missingMaxAttemptsReported(m)) << label;
+    ASSERT_EQ(m.policies.size(), 1u) << label;
+    const RetryPolicy &p = m.policies[0];
+    EXPECT_NE(p.consumer.find("GAPIC"), std::string::npos) << p.consumer;
+    EXPECT_NE(p.consumer.find("go_gapic_library shelf_go_gapic"), std::string::npos) << p.consumer;
+    // Bounded by the method timeout, not by a count: no clamp, no throttling.
+    EXPECT_EQ(p.max_attempts.origin, Origin::Unknown);
+    EXPECT_NE(p.max_attempts.source.find("30 s"), std::string::npos) << p.max_attempts.source;
+    EXPECT_FALSE(p.runtime_max_attempts.has_value());
+    EXPECT_EQ(p.budget.origin, Origin::NotApplicable);
+  }
+}
+
+TEST(GapicConsumer, WithoutSuchABuildFileGrpcCoreIsTheConsumer) {
+  TempDir t;
+  std::string json = t.write("b/shelf_grpc_service_config.json", kNoMaxAttempts);
+  EXPECT_TRUE(missingMaxAttemptsReported(analyse(json))); // no BUILD.bazel at all
+  // A label into another package, a rule that is no GAPIC rule, a commented-out rule.
+  for (std::string build : {gapicBuild("//elsewhere/v1:shelf_grpc_service_config.json"),
+                            gapicBuild("shelf_grpc_service_config.json", "my_service_config_check"),
+                            "# " + gapicBuild("shelf_grpc_service_config.json")}) {
+    t.write("b/BUILD.bazel", build);
+    EXPECT_TRUE(missingMaxAttemptsReported(analyse(json))) << build;
+  }
+  // The same file under a name that is not `*_grpc_service_config.json`: BUILD files are not read.
+  std::string other = t.write("c/shelf_config.json", kNoMaxAttempts);
+  t.write("c/BUILD.bazel", gapicBuild("shelf_config.json"));
+  EXPECT_TRUE(missingMaxAttemptsReported(analyse(other)));
+  // A label naming this very package by its path is the same file.
+  std::string deep = t.write("google/shelf/v1/shelf_grpc_service_config.json", kNoMaxAttempts);
+  t.write("google/shelf/v1/BUILD.bazel", gapicBuild("//google/shelf/v1:shelf_grpc_service_config.json"));
+  EXPECT_FALSE(missingMaxAttemptsReported(analyse(deep)));
+}
+
+// The BUILD file is read as carefully as any input: never through a link, never a FIFO, never
+// beyond a size limit. Any of these leaves gRPC core as the consumer.
+TEST(GapicConsumer, HostileBuildFilesAreNotFollowedNorWaitedOn) {
+  TempDir t;
+  std::string real = t.write("elsewhere/BUILD.bazel", gapicBuild("shelf_grpc_service_config.json"));
+  std::string json = t.write("d/shelf_grpc_service_config.json", kNoMaxAttempts);
+  fs::create_symlink(real, t.path / "d" / "BUILD.bazel");
+  EXPECT_TRUE(missingMaxAttemptsReported(analyse(json)));
+
+  std::string json2 = t.write("e/shelf_grpc_service_config.json", kNoMaxAttempts);
+  ASSERT_EQ(::mkfifo((t.path / "e" / "BUILD.bazel").c_str(), 0600), 0);
+  CliRun r = runRetrylintIn(t.path.string(), "timeout 20 ", "--no-cache e/shelf_grpc_service_config.json");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err; // the RL901 finding; no hang (timeout gives 124)
+  EXPECT_NE(r.out.find("no maxAttempts"), std::string::npos) << r.out;
+
+  // Within the size limit but built to make a backtracking matcher recurse: one line of 900 KB
+  // after an opened quote. Read in linear time, it simply names no file.
+  std::string json4 = t.write("g/shelf_grpc_service_config.json", kNoMaxAttempts);
+  t.write("g/BUILD.bazel", "go_gapic_library(\n    grpc_service_config = \"" + std::string(900000, 'a') + "\n)\n");
+  CliRun big = runRetrylintIn(t.path.string(), "timeout 60 ", "--no-cache g/shelf_grpc_service_config.json");
+  EXPECT_EQ(big.exit_code, 1) << big.out << big.err;
+  EXPECT_NE(big.out.find("no maxAttempts"), std::string::npos) << big.out;
+
+  std::string json3 = t.write("f/shelf_grpc_service_config.json", kNoMaxAttempts);
+  t.write("f/BUILD.bazel", gapicBuild("shelf_grpc_service_config.json") + std::string(5u << 20, '#'));
+  EXPECT_TRUE(missingMaxAttemptsReported(analyse(json3)));
+}
+
+// The result depends on the BUILD file: the cache must not serve the result made with another.
+TEST(GapicConsumer, CachedResultFollowsTheBuildFile) {
+  TempDir t;
+  t.write("tree/shelf_grpc_service_config.json", kNoMaxAttempts);
+  t.write("tree/BUILD.bazel", gapicBuild("shelf_grpc_service_config.json"));
+  const std::string tree = (t.path / "tree").string();
+  const std::string prefix = "env -u RETRYLINT_CACHE_KEY -u RETRYLINT_CACHE_DIR XDG_CONFIG_HOME='" + (t.path / "cfg").string() + "' ";
+  const std::string args = "--cache-dir '" + (t.path / "cache").string() + "' shelf_grpc_service_config.json";
+  CliRun first = runRetrylintIn(tree, prefix, args);
+  EXPECT_EQ(first.exit_code, 0) << first.out << first.err;
+  CliRun second = runRetrylintIn(tree, prefix, args);
+  EXPECT_EQ(second.exit_code, 0) << second.out << second.err;
+  t.write("tree/BUILD.bazel", "filegroup(name = \"x\", srcs = [\"shelf_grpc_service_config.json\"])\n");
+  CliRun third = runRetrylintIn(tree, prefix, args);
+  EXPECT_EQ(third.exit_code, 1) << third.out << third.err;
+  EXPECT_NE(third.out.find("no maxAttempts"), std::string::npos) << third.out;
+}
+
+// Envoy Gateway leaves the route timeout unset without requestTimeout: Envoy's 15 s default
+// applies, stated as a default with its source, and named as the route timeout (not as a field
+// the file does not write).
+TEST(EnvoyGatewayConsumer, NoRequestTimeoutMeansEnvoysDefaultRouteTimeout) {
+  FileModel m = extract("btp.yaml", "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\n"
+                                    "metadata: {name: a}\nspec:\n  retry:\n    numRetries: 3\n");
+  ASSERT_EQ(m.policies.size(), 1u);
+  const RetryPolicy &p = m.policies[0];
+  EXPECT_EQ(p.overall_deadline.origin, Origin::Defaulted);
+  ASSERT_TRUE(p.overall_deadline.value.has_value());
+  EXPECT_EQ(*p.overall_deadline.value, Duration::s(15));
+  EXPECT_NE(p.overall_deadline.source.find("getEffectiveRequestTimeout"), std::string::npos) << p.overall_deadline.source;
+  EXPECT_EQ(p.deadline_name.find("requestTimeout"), std::string::npos) << p.deadline_name;
+
+  FileModel w = extract("btp.yaml", "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\n"
+                                    "metadata: {name: a}\nspec:\n  timeout: {http: {requestTimeout: 4s}}\n  retry:\n    numRetries: 3\n");
+  ASSERT_EQ(w.policies.size(), 1u);
+  EXPECT_EQ(w.policies[0].overall_deadline.origin, Origin::Written);
+  EXPECT_EQ(w.policies[0].deadline_name, "requestTimeout");
+}
+
+TEST(Workload, StepFunctionsAndExportersAreBackgroundDaprOnlyWhenItsTargetsSaySo) {
+  FileModel sf = extract("m.asl.yaml", "StartAt: A\nStates:\n  A:\n    Type: Task\n    Resource: arn:aws:states:::sqs:sendMessage.waitForTaskToken\n"
+                                       "    Retry:\n      - ErrorEquals: [States.ALL]\n        MaxAttempts: 6\n    End: true\n");
+  ASSERT_EQ(sf.policies.size(), 1u);
+  EXPECT_EQ(sf.policies[0].workload, Workload::Background);
+
+  FileModel otel = extract("otel.yaml", "receivers: {otlp: {}}\nexporters:\n  otlp:\n    endpoint: x:4317\n    retry_on_failure:\n      enabled: true\n");
+  ASSERT_EQ(otel.policies.size(), 1u);
+  EXPECT_EQ(otel.policies[0].workload, Workload::Background);
+
+  const std::string head = "apiVersion: dapr.io/v1alpha1\nkind: Resiliency\nmetadata: {name: r}\nspec:\n  policies:\n    retries:\n"
+                           "      p: {policy: constant, duration: 1s, maxRetries: 6}\n";
+  auto daprWorkload = [&](const std::string &targets) {
+    FileModel d = extract("res.yaml", head + targets);
+    EXPECT_EQ(d.policies.size(), 1u) << targets;
+    return d.policies.empty() ? Workload::Request : d.policies[0].workload;
+  };
+  EXPECT_EQ(daprWorkload(""), Workload::Request); // no target: who uses it is not known
+  EXPECT_EQ(daprWorkload("  targets: {components: {q: {inbound: {retry: p}}}}\n"), Workload::Background);
+  EXPECT_EQ(daprWorkload("  targets: {components: {q: {outbound: {retry: p}}}}\n"), Workload::Request);
+  EXPECT_EQ(daprWorkload("  targets: {components: {q: {inbound: {retry: p}}}, apps: {a: {retry: p}}}\n"), Workload::Request);
+  EXPECT_EQ(daprWorkload("  targets: {actors: {a: {retry: p}}}\n"), Workload::Request);
+}
+
+} // namespace
