@@ -61,24 +61,13 @@ for (const [k, e] of [...rules].sort()) {
   out.push(`| ${k} | ${e.ew} | ${e.note} | ${[...e.repos].map(([n, c]) => `${n} ${c}`).join(', ')} |`);
 }
 
-// Notes against the objects of their kind: a note kind firing on more than one policy in ten of
-// its format is noise (docs/accuracy.md). Needs stats.policies_by_format in the reports.
-const byFormat = new Map();
-for (const { r } of reports) for (const [fmt, n] of Object.entries(r.stats.policies_by_format || {}))
-  byFormat.set(fmt, (byFormat.get(fmt) || 0) + n);
+// Notes against the policies they could fire on: a note kind on more than one policy in ten is
+// noise (docs/accuracy.md); aggregated notes ("N retry policies in M files") count as one.
+const policies = reports.reduce((n, { r }) => n + (r.stats.policies || 0), 0);
 const notes = new Map();
-for (const { r } of reports) for (const f of r.findings || []) if (f.severity === 'note') {
-  const k = f.rule + '\t' + f.format;
-  notes.set(k, (notes.get(k) || 0) + 1);
-}
-if (notes.size) {
-  out.push('', '| note | format | notes | policies of the format | share |', '|---|---|---|---|---|');
-  for (const [k, n] of [...notes].sort()) {
-    const [rule, fmt] = k.split('\t');
-    const total = byFormat.get(fmt);
-    out.push(`| ${rule} | ${fmt} | ${n} | ${total ?? '?'} | ${total ? Math.round(100 * n / total) + ' %' : '?'} |`);
-  }
-}
+for (const { r } of reports) for (const f of r.findings || []) if (f.severity === 'note') notes.set(f.rule, (notes.get(f.rule) || 0) + 1);
+out.push('', `| note | notes | share of the ${policies} policies |`, '|---|---|---|');
+for (const [rule, n] of [...notes].sort()) out.push(`| ${rule} | ${n} | ${(100 * n / Math.max(policies, 1)).toFixed(1)} % |`);
 
 const errors = reports.flatMap(({ name, r }) => (r.errors || []).map(e => `${name} ${e.path}:${e.line}: ${e.message}`));
 out.push('', `Analysis errors: ${errors.length}`);

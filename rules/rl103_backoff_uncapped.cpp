@@ -37,7 +37,9 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
       auto w = worstCaseWait(b, n);
       if (!w || *w <= limit) continue;
       msg += ": with " + std::to_string(n) + (n == 1 ? " retry" : " retries") + " the last waits up to " + formatDuration(*w) +
-             ", more than " + limitText + ", and a caller that waits that long has usually given up";
+             ", more than " + limitText +
+             (p.workload == Workload::Background ? ", so a failed task sits idle that long and recovery is noticed late"
+                                                  : ", and a caller that waits that long has usually given up");
     } else {
       // Unbounded, or a count this file does not show: the waits keep growing past any limit.
       constexpr int kSearch = 64;

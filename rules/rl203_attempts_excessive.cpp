@@ -6,6 +6,9 @@ namespace {
 void check(const FileModel &m, const Settings &settings, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     if (!p.max_attempts.known() || !p.max_attempts.value || p.attempts_restate_default) continue;
+    // A default in a layer that does not own retries is RL202's finding: one cause, one finding.
+    const LayerContext &lc = settings.layer;
+    if (p.max_attempts.origin == Origin::Defaulted && lc.configured && !lc.layer.empty() && !lc.owns_retries) continue;
     int n = *p.max_attempts.value;
     const int ceiling = settings.limitsFor(p.workload).max_attempts;
     bool aboveCeiling = n > ceiling;

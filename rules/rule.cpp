@@ -21,6 +21,7 @@ void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_
                       const std::optional<Fix> &fix) {
   if (policy.implicit && !rule_.checks_implicit) return;
   if (!policy.used_by.empty()) message += " (" + policy.used_by + ")";
+  if (!policy.consumer.empty()) message += " [as read by " + policy.consumer + "]";
   report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)), std::move(message), fix);
 }
 
