@@ -145,8 +145,10 @@ int runCommandLine(int argc, char **argv) {
   llvm::raw_string_ostream errStream(parseErrors);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "retrylint: finds the retry settings that turn a small outage into a retry storm\n\n"
-                                   "  Reads Istio VirtualServices and gRPC service configs (recognised by content)\n"
-                                   "  under the given files and directories. Exit codes: 0 clean, 1 findings at or\n"
+                                   "  Reads retry settings (mesh and gateway routes, gRPC service configs, AWS,\n"
+                                   "  Step Functions, Argo, Resilience4j, Spring, Dapr, .NET, OTel, Kong, C++),\n"
+                                   "  recognised by content, under the given files and directories (default: .).\n"
+                                   "  See the README's \"What it reads\". Exit codes: 0 clean, 1 findings at or\n"
                                    "  above --fail-on, 2 usage error or an input that could not be analysed.\n",
                                    &errStream, nullptr, /*LongOptionsUseDoubleDash=*/true)) {
     errStream.flush();
