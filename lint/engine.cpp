@@ -197,12 +197,31 @@ std::string describe(const yaml::Node &n) {
 
 // Keys written twice in a document a dialect read. The tree holds the last value, as runtimes
 // do (lint/yaml/document.h); the reviewer may have read the first: RL901 at the dead one.
+// Only duplicates that touch the retry settings are this tool's business: a key named for retries,
+// or one whose (kept) value is a setting the model read. `metadata.annotations` written twice in
+// an Argo Workflow, or a Kong service's `routes`, is a YAML matter for other linters.
+bool touchesRetrySettings(std::string_view key, int laterLine, const FileModel &model) {
+  std::string lower(key);
+  for (char &c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.find("retr") != std::string::npos) return true;
+  for (const RetryPolicy &p : model.policies) {
+    const Backoff &b = p.backoff;
+    for (const Span *s : {&p.max_attempts.where, &p.per_try_timeout.where, &p.overall_deadline.where, &p.budget.where,
+                          &b.growth.where, &b.initial.where, &b.multiplier.where, &b.cap.where, &b.jitter.where})
+      if (s->line == laterLine) return true;
+    for (const Condition &c : p.retry_on)
+      if (c.where.line == laterLine) return true;
+  }
+  return false;
+}
+
 void reportDuplicateKeys(const yaml::Stream &docs, const std::vector<bool> &recognised, ExtractContext &cx) {
   const yaml::Document &arena = *docs.arena;
   std::map<std::string, int> seen; // per key name, for anchors that survive line shifts
   for (const yaml::Document::Duplicate &d : arena.duplicates()) {
     if (d.document >= recognised.size() || !recognised[d.document]) continue;
     const yaml::Node key = arena.node(d.key), value = arena.node(d.value), later = arena.node(d.laterValue);
+    if (!touchesRetrySettings(key.view(), later.Mark().line + 1, cx.model)) continue;
     const std::string name(key.view()), was = describe(value), now = describe(later);
     const std::string line = std::to_string(arena.node(d.laterKey).Mark().line + 1);
     std::string msg = "duplicate key `" + name + "`: ";

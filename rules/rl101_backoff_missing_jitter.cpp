@@ -16,7 +16,13 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
            (n ? std::to_string(*n) + (*n == 1 ? " retry arrives" : " retries arrive") : std::string("their retries arrive")) +
            " at the recovering service in synchronized waves" +
            (p.max_attempts.known() && !p.max_attempts.value ? std::string(", for as long as the retries go on (they are unbounded)") : "");
-    out.report(p, b.jitter.where, "jitter", msg, b.jitter.fix);
+    if (b.jitter_configurable) {
+      out.report(p, b.jitter.where, "jitter", msg, b.jitter.fix);
+    } else {
+      Reporter advice = out; // nothing in the file can add jitter: advice, at note severity
+      advice.capSeverity(Severity::Note);
+      advice.report(p, b.jitter.where, "jitter", msg);
+    }
   }
 }
 
@@ -28,7 +34,9 @@ extern const Rule kRL101 = {
     {
         "A retry policy whose wait between attempts is fixed by the schedule alone: no random term is "
         "added to or multiplied into the delay. Reported for policies whose jitter is absent or switched "
-        "off; never for gRPC, Envoy or Istio, whose runtimes jitter every backoff themselves.",
+        "off; never for gRPC, Envoy or Istio, whose runtimes jitter every backoff themselves. Where the "
+        "dialect has no jitter setting at all (Argo Workflows, Spring Cloud Gateway Server MVC) it is a note: "
+        "the message says so, and there is no fix to offer in that file.",
         "When a dependency fails, every client sees the failure at about the same instant. Without "
         "jitter they all wait the same time and retry at the same instant again: 1,000 clients that got a "
         "503 together hit the recovering service together, in waves, for as long as the outage lasts. "

@@ -9,6 +9,12 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     const Backoff &b = p.backoff;
     if (!p.mayRetry() || !b.growth.known() || b.growth.value != Growth::Constant) continue;
+    // With a few retries per request every request makes the same attempts whatever the waits:
+    // growth sheds load only over a long run of retries (or ones bounded by time, or unbounded).
+    // Three or fewer: advice, at note severity.
+    const auto few = p.boundedRetries();
+    Reporter advice = out;
+    if (few && *few <= 3) advice.capSeverity(Severity::Note);
     std::string wait = b.initial.value ? formatDuration(*b.initial.value) : "the same time";
     auto n = p.boundedRetries();
     const bool unbounded = p.max_attempts.known() && !p.max_attempts.value;
@@ -22,7 +28,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     }
     if (b.growth.origin == Origin::Defaulted) msg += " (" + b.growth.source + ")";
     msg += ": through a long outage the retry load never backs off";
-    out.report(p, b.growth.where, "growth", msg, b.growth.fix);
+    advice.report(p, b.growth.where, "growth", msg, b.growth.fix);
   }
 }
 
@@ -33,7 +39,9 @@ extern const Rule kRL102 = {
     "the wait does not grow between attempts (constant or absent multiplier)",
     {
         "A retry policy whose wait is the same before every retry: a backoff multiplier of 1, a constant "
-        "policy, a C++ loop that sleeps the same duration each time round.",
+        "policy, a C++ loop that sleeps the same duration each time round. With three retries or fewer it is "
+        "a note: every request then makes the same few attempts whatever the waits, and growth matters over a "
+        "long run of retries (more than three, bounded by time, or unbounded).",
         "A fixed interval keeps the retry load constant for the whole outage: the struggling service gets "
         "the same extra traffic after a minute as after a second. Growing the wait (exponentially, with a cap "
         "and jitter) sheds that load while the outage lasts and still retries quickly after a blip.",

@@ -7,12 +7,17 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     const Backoff &b = p.backoff;
     if (!p.mayRetry() || !b.growth.known() || b.growth.value != Growth::NoWait) continue;
+    // In background work each retry is a new task (an Argo pod, a workflow step) that takes seconds
+    // to start: one or two immediate retries are the platform's normal rescheduling.
+    // Reported as a note there.
+    Reporter advice = out;
+    if (auto r = p.boundedRetries(); r && *r < 3 && p.workload == Workload::Background) advice.capSeverity(Severity::Note);
     std::string msg = p.describeAttempts() + " follow each other with no wait";
     if (b.growth.origin == Origin::Defaulted || b.growth.origin == Origin::BuiltIn) msg += " (" + b.growth.source + ")";
     auto n = p.boundedRetries();
     msg += ": each retry goes out as soon as the last attempt failed, multiplying the load on a failing service" +
            (n ? " by " + std::to_string(*n + 1) : std::string()) + " before it can recover";
-    out.report(p, b.growth.where, "backoff", msg, b.growth.fix);
+    advice.report(p, b.growth.where, "backoff", msg, b.growth.fix);
   }
 }
 

@@ -6,6 +6,7 @@ namespace {
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     if (p.implicit || p.retries() == 0) continue;
+    if (p.timed_out_try_retried == false) continue; // a per-try timeout would only fail sooner
     const auto &t = p.per_try_timeout;
     if (t.origin != Origin::Written && t.origin != Origin::Defaulted) continue;
     if (t.value) continue;

@@ -40,9 +40,10 @@ struct Settings {
   // A request path: 5 attempts (AWS SDKs' standard mode uses 3, gRPC clamps at 5); 20 s, the cap the
   // AWS SDKs put on their own backoff (AWS SDKs and Tools Reference Guide, "Retry behavior").
   WorkloadLimits request{5, Duration::s(20)};
-  // A background workload: 10 attempts (the Step Functions guidance for Lambda tasks retries 6
-  // times); 5 min, beyond which a workflow step waiting on one retry is rather a schedule.
-  WorkloadLimits background{10, Duration::s(300)};
+  // A background workload: 11 attempts, i.e. 10 retries (Argo's and Step Functions' own examples
+  // use limit/MaxAttempts 10; the Step Functions guidance for Lambda tasks retries 6 times); 5 min,
+  // beyond which a workflow step waiting on one retry is rather a schedule.
+  WorkloadLimits background{11, Duration::s(300)};
   int max_amplification = 10; // RL204 ceiling (settings.max-amplification)
   const WorkloadLimits &limitsFor(Workload w) const { return w == Workload::Background ? background : request; }
   LayerContext layer;         // per file: filled by the engine before the rules run

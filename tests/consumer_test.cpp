@@ -74,7 +74,14 @@ TEST(GapicConsumer, BuildFileNamingTheConfigInAGapicRuleMakesTheGeneratorsTheCon
 TEST(GapicConsumer, WithoutSuchABuildFileGrpcCoreIsTheConsumer) {
   TempDir t;
   std::string json = t.write("b/shelf_grpc_service_config.json", kNoMaxAttempts);
-  EXPECT_TRUE(missingMaxAttemptsReported(analyse(json))); // no BUILD.bazel at all
+  // No BUILD file at all: a `*_grpc_service_config.json` leaving out maxAttempts, which gRPC core
+  // rejects, is taken for GAPIC input, and the consumer says it was inferred.
+  {
+    FileModel inferred = analyse(json);
+    EXPECT_FALSE(missingMaxAttemptsReported(inferred));
+    ASSERT_EQ(inferred.policies.size(), 1u);
+    EXPECT_NE(inferred.policies[0].consumer.find("inferred"), std::string::npos) << inferred.policies[0].consumer;
+  }
   // A label into another package, a rule that is no GAPIC rule, a commented-out rule.
   for (std::string build : {gapicBuild("//elsewhere/v1:shelf_grpc_service_config.json"),
                             gapicBuild("shelf_grpc_service_config.json", "my_service_config_check"),

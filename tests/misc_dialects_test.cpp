@@ -114,7 +114,8 @@ spec:
   EXPECT_EQ(u.max_attempts.origin, Origin::Defaulted); // unset limit: retried until success (operator.go)
   EXPECT_FALSE(u.max_attempts.value);
   ASSERT_EQ(u.retry_on.size(), 1u);
-  EXPECT_TRUE(u.retry_on[0].catch_all);
+  // Always is no catch-all: OnFailure already retries every non-zero exit; Always adds Argo errors.
+  EXPECT_FALSE(u.retry_on[0].catch_all);
 }
 
 TEST(Attempts, OtelIsBoundedByTimeNotByCount) {
@@ -176,7 +177,7 @@ TEST(Corpus, DaprArgoOtelConfigsAreRecognised) {
   EXPECT_EQ(r.stats.policies, 7u);
   EXPECT_TRUE(hasFinding(r, "RL102", "dapr-e2e-resiliency", 14)) << "constant 10ms policy";
   EXPECT_TRUE(hasFinding(r, "RL401", "docs-retry-policies", 25)) << "gRPC 1-4 includes INVALID_ARGUMENT";
-  EXPECT_TRUE(hasFinding(r, "RL402", "retry-on-error", 15)) << "retryPolicy: Always";
+  EXPECT_FALSE(hasFinding(r, "RL402", "retry-on-error", 15)) << "retryPolicy: Always adds only Argo errors";
   EXPECT_TRUE(hasFinding(r, "RL101", "retry-backoff", 15)) << "Argo backoff has no jitter";
   EXPECT_FALSE(hasFinding(r, "RL103", "retry-backoff", 15)) << "cap: \"5\" caps the wait";
   EXPECT_FALSE(hasFinding(r, "RL201", "docs-retry-policies", 13)) << "exponential stops after 15 min";

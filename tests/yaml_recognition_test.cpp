@@ -113,7 +113,7 @@ std::string template_(const std::string &tagLine, int indent) {
          pad + "      \"Type\": \"Task\",\n" +
          pad + "      \"Resource\": \"${Fn.Arn}\",\n" +
          pad + "      \"Retry\": [ { \"ErrorEquals\": [\"States.ALL\"],\n" +
-         pad + "                   \"MaxAttempts\": 10 } ],\n" +
+         pad + "                   \"MaxAttempts\": 12 } ],\n" +
          pad + "      \"End\": true\n" +
          pad + "    }\n" +
          pad + "  }\n" +
@@ -124,7 +124,8 @@ std::string template_(const std::string &tagLine, int indent) {
 
 // Every way a template writes the definition after a tag line: literal or folded, any chomping,
 // the content at the tag's indentation or deeper, `Fn::Sub:` in long form. The retrier is
-// analysed and MaxAttempts 10 (RL203) is reported at the `10` itself, not at the scalar.
+// analysed and MaxAttempts 12 (RL203: 13 attempts, above the background ceiling of 11) is
+// reported at the `12` itself, not at the scalar.
 TEST(StepFunctionsEmbedded, BlockScalarDefinitionsAreAnalysedAtTheirPlace) {
   for (const std::string ind : {"|", ">", "|-", ">-", "|+", ">+"}) {
     struct Case {
@@ -137,7 +138,7 @@ TEST(StepFunctionsEmbedded, BlockScalarDefinitionsAreAnalysedAtTheirPlace) {
       FileResult r = analyseText("template.yaml", text, /*named=*/true, RunOptions{});
       for (const Diagnostic &d : r.errors) ADD_FAILURE() << d.line << ":" << d.column << ": " << d.message;
       EXPECT_EQ(r.policies, 1u);
-      const auto [line, col] = positionOf(text, "10 }");
+      const auto [line, col] = positionOf(text, "12 }");
       bool found = false;
       for (const Finding &f : r.findings)
         if (f.rule == "RL203") {

@@ -136,7 +136,10 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
                  anchor + "/retryPolicy");
     } else {
       // Always retries every failed or errored node; an expression narrows it to what it tests.
-      p.retry_on.push_back(policyCondition(v, v == "Always" && !hasExpression, Origin::Written, cx.span(*rp)));
+      // Not a catch-all (RL402): the default, OnFailure, already retries every non-zero exit, where
+      // bad input and bugs show up; Always adds only Argo errors (a pod deleted or evicted), which
+      // are mostly transient (workflow_types.go RetryPolicyActual, operator.go processNodeRetries).
+      p.retry_on.push_back(policyCondition(v, false, Origin::Written, cx.span(*rp)));
     }
   } else if (!hasExpression && !inherits("retryPolicy") && !inherits("expression")) {
     p.retry_on.push_back(policyCondition("OnFailure", false, Origin::Defaulted, key));
@@ -201,6 +204,7 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
         }
       }
       b.jitter = defaulted(Jitter::None, bkey, kNoJitterSource); // Defaulted so RL101 names it; no fix exists
+      b.jitter_configurable = false;
     }
   }
   // Without a limit the controller never waits out the backoff (the requeue needs
@@ -286,7 +290,11 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
       requireMap(cx, t, path + ".templates[" + std::to_string(i) + "]");
       std::string tname;
       if (auto n = get(t, "name"); n && n->IsScalar()) tname = n->Scalar();
-      if (auto rs = get(t, "retryStrategy"); rs && !isNull(*rs)) {
+      // A daemon template (`daemon: true`) is a server the workflow keeps running: its retries
+      // relaunch the server, they do not call a failing service again, so no retry rule applies.
+      bool daemon = false;
+      if (auto d = get(t, "daemon"); d && d->IsScalar() && d->Scalar() == "true") daemon = true;
+      if (auto rs = get(t, "retryStrategy"); rs && !isNull(*rs) && !daemon) {
         std::string label = tname.empty() ? std::to_string(i) : tname;
         extractStrategy(cx, t, *rs, anchor + "/templates[" + label + "]",
                         kind + " " + name + " template " + (tname.empty() ? "[" + std::to_string(i) + "]" : tname),

@@ -100,11 +100,14 @@ void readMatching(ExtractContext &cx, const yaml::Node &policy, Span policyKey, 
     if (grpc && isNull(*grpc)) grpc.reset();
   }
   if (!http && !grpc) {
-    // No matching: every error is retried (retries-overview.md, "Retry status codes").
+    // No matching: every error is retried (retries-overview.md, "Retry status codes"). That is
+    // Dapr's default, and `matching` applies only where Dapr makes status-code errors (service
+    // invocation, pub/sub and binding deliveries), not to a state store: not reported as a
+    // catch-all (RL402), which is for a retry condition the author wrote.
     Condition c;
     c.kind = Condition::Kind::ErrorName;
     c.text = "no matching: every HTTP and gRPC error";
-    c.catch_all = true;
+    c.catch_all = false;
     c.origin = Origin::Defaulted;
     c.where = matching ? cx.keySpan(policy, "matching") : policyKey;
     p.retry_on.push_back(std::move(c));
@@ -297,7 +300,9 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
     if (interval && interval->nanos == 0) b.growth = written(Growth::NoWait, b.initial.where); // duration: 0s
     b.multiplier = builtIn(1.0, key, "constant policy");
     b.cap = {std::optional<Duration>(), Origin::NotApplicable, key, {}, {}};
-    b.jitter = builtIn(Jitter::None, growthWhere, "Dapr's constant policy waits exactly `duration` (cenkalti/backoff ConstantBackOff)");
+    // A constant policy cannot be jittered: the only way to jitter is policy: exponential, which is
+    // RL102's fix, so the missing jitter is not a second finding for the same cause.
+    b.jitter = {Jitter::None, Origin::NotApplicable, growthWhere, "Dapr's constant policy waits exactly `duration` (cenkalti/backoff ConstantBackOff)", {}};
     if (auto mi = get(policy, "maxInterval"); mi && !isNull(*mi))
       cx.problem(cx.keySpan(policy, "maxInterval"), "maxInterval is ignored by a constant policy: Dapr waits `duration` between every retry",
                  anchor + "/maxInterval");
@@ -305,7 +310,6 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
     if (kind && !isNull(*kind)) {
       Fix f{"set policy: exponential (jittered, capped at maxInterval, 60 s by default)", {cx.src.replace(growthWhere, "exponential")}};
       b.growth.fix = f;
-      b.jitter.fix = f;
     }
     if (n < 0) {
       p.max_attempts = maxRetries && !isNull(*maxRetries) ? written(std::optional<int>(), attemptsWhere)

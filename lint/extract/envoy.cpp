@@ -324,7 +324,10 @@ void extractRouteConfig(ExtractContext &cx, const yaml::Node &rc, const Clusters
                 RetryPolicy p;
                 p.anchor = anchor;
                 p.component = "Envoy route " + label + " (virtual host " + vhName + ")";
-                if (buildPolicy(cx, rp->node, cx.keySpan(*action, rp->key), facts, p)) cx.model.policies.push_back(std::move(p));
+                if (buildPolicy(cx, rp->node, cx.keySpan(*action, rp->key), facts, p)) {
+                  markTimedOutTryRetried(p);
+                  cx.model.policies.push_back(std::move(p));
+                }
               } else if (vhPolicy) {
                 inheriting.push_back(std::move(facts));
                 inheritingNames.push_back(label);
@@ -354,7 +357,10 @@ void extractRouteConfig(ExtractContext &cx, const yaml::Node &rc, const Clusters
         RetryPolicy p;
         p.anchor = vhAnchor + "/retry_policy";
         p.component = "Envoy virtual host " + vhName + " (routes " + names + ")";
-        if (buildPolicy(cx, vhPolicy->node, cx.keySpan(vh, vhPolicy->key), merged, p)) cx.model.policies.push_back(std::move(p));
+        if (buildPolicy(cx, vhPolicy->node, cx.keySpan(vh, vhPolicy->key), merged, p)) {
+          markTimedOutTryRetried(p);
+          cx.model.policies.push_back(std::move(p));
+        }
       }
     } catch (const TypeError &e) {
       cx.error(e);

@@ -46,6 +46,14 @@ std::string envoyRetryOnNames() {
   return s;
 }
 
+void markTimedOutTryRetried(RetryPolicy &p) {
+  if (p.retry_on.empty()) return;
+  bool retried = false;
+  for (const Condition &c : p.retry_on)
+    if (c.text == "5xx" || c.text == "gateway-error" || c.text == "reset") retried = true;
+  p.timed_out_try_retried = retried;
+}
+
 Condition envoyCondition(const EnvoyRetryOn &t, Origin origin, Span where) {
   Condition c;
   c.kind = t.kind;

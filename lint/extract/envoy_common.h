@@ -39,6 +39,13 @@ const std::vector<EnvoyRetryOn> &envoyRetryOnTokens();
 const EnvoyRetryOn *findEnvoyRetryOn(std::string_view name);
 std::string envoyRetryOnNames(); // "5xx, gateway-error, …" for messages
 Condition envoyCondition(const EnvoyRetryOn &t, Origin origin, Span where);
+
+// Sets p.timed_out_try_retried from p.retry_on: Envoy retries an attempt that hit its per-try
+// timeout only when 5xx, gateway-error or reset is among the conditions (envoy
+// source/common/router/router.cc onPerTryTimeoutCommon -> RetryStateImpl::shouldRetryReset /
+// "per try timeouts ... are only retried if ... RETRY_ON_5XX or RETRY_ON_GATEWAY_ERROR"; reset
+// covers the upstream reset). Left unknown when no condition is known.
+void markTimedOutTryRetried(RetryPolicy &p);
 // A single HTTP status as a retry condition (Istio bare codes, retriable_status_codes, …).
 Condition httpStatusCondition(int code, Origin origin, Span where);
 

@@ -183,6 +183,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
     }
   }
   setEnvoyBackoff(p, backoffWhere, base, baseWhere, max, maxWhere);
+  markTimedOutTryRetried(p);
   cx.model.policies.push_back(std::move(p));
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <map>
 #include <set>
 
 #include <llvm/ADT/SmallString.h>
@@ -442,7 +443,7 @@ void extractFor(const yaml::Node &doc, ExtractContext &cx, const Consumer &who) 
   auto mcs = get(doc, "methodConfig");
   if (!mcs || isNull(*mcs)) return;
   requireSequence(cx, *mcs, "methodConfig");
-  std::set<std::string> seen;
+  std::map<std::string, size_t> seen; // method name -> the methodConfig that named it first
   size_t i = 0;
   for (const auto &mc : *mcs) {
     size_t index = i++;
@@ -461,8 +462,12 @@ void extractFor(const yaml::Node &doc, ExtractContext &cx, const Consumer &who) 
           if (!method.empty() && service.empty())
             cx.problem(cx.span(nm), fieldPath(index, "name") + " names method '" + method + "' without a service: " + who.rejects(), "methodConfig/" + method);
           std::string full = service.empty() ? "(all services)" : service + "/" + (method.empty() ? "*" : method);
-          if (!seen.insert(full).second)
-            cx.problem(cx.span(nm), full + " is named in more than one methodConfig: " +
+          auto [first, fresh] = seen.try_emplace(full, index);
+          // Named twice in one entry: the same settings either way, so only gRPC core (which
+          // rejects any repeated name) cares; across entries the generators keep the last.
+          if (!fresh && (!who.gapic || first->second != index))
+            cx.problem(cx.span(nm), full + (first->second == index ? " is named twice in this methodConfig: "
+                                                                   : " is named in more than one methodConfig: ") +
                                         (who.gapic ? std::string("the GAPIC generators take the last entry naming it and ignore the others (gapic-generator-go grpc_service_config/config.go)")
                                                    : std::string("gRPC rejects the service config")),
                        "methodConfig/" + full + "/duplicate");
@@ -506,7 +511,45 @@ void extractFor(const yaml::Node &doc, ExtractContext &cx, const Consumer &who) 
 }
 
 // A file: its consumer decided by the BUILD file next to it.
-void extract(const yaml::Node &doc, ExtractContext &cx) { extractFor(doc, cx, consumerOf(cx.src.path().str())); }
+// With no BUILD file to ask (a package whose BUILD names the file from elsewhere, a copy), a
+// `*_grpc_service_config.json` whose retry policies leave out maxAttempts is GAPIC input: gRPC core
+// rejects such a config, and the googleapis convention is exactly to leave it out (a third of its
+// retry policies do). The consumer's name says it was inferred.
+// Whether a BUILD.bazel or BUILD entry of any kind (a link, a FIFO included) sits next to `path`:
+// then that file decides, and nothing is inferred.
+bool hasBuildFile(llvm::StringRef path) {
+  llvm::SmallString<256> dir(path);
+  llvm::sys::path::remove_filename(dir);
+  for (const char *name : {"BUILD.bazel", "BUILD"}) {
+    llvm::SmallString<256> p(dir);
+    llvm::sys::path::append(p, name);
+    struct stat st;
+    if (::lstat(p.c_str(), &st) == 0) return true;
+  }
+  return false;
+}
+
+bool leavesOutMaxAttempts(const yaml::Node &doc) {
+  auto mcs = get(doc, "methodConfig");
+  if (!mcs || !mcs->IsSequence()) return false;
+  for (const auto &mc : *mcs) {
+    if (!mc.IsMap()) continue;
+    if (auto rp = get(mc, "retryPolicy"); rp && rp->IsMap() && !get(*rp, "maxAttempts")) return true;
+  }
+  return false;
+}
+
+void extract(const yaml::Node &doc, ExtractContext &cx) {
+  const std::string path = cx.src.path().str();
+  Consumer who = consumerOf(path);
+  if (!who.gapic && llvm::StringRef(path).endswith("_grpc_service_config.json") && !hasBuildFile(path) &&
+      leavesOutMaxAttempts(doc)) {
+    who.gapic = true;
+    who.name = "GAPIC client-library generators (inferred: no BUILD file here, and retry policies without maxAttempts, "
+               "which only they accept)";
+  }
+  extractFor(doc, cx, who);
+}
 
 } // namespace
 

@@ -168,7 +168,8 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
     for (auto &c : p.retry_on) c.origin = Origin::Defaulted;
     p.per_try_timeout = defaulted(std::optional<Duration>(), p.where, "Istio: perTryTimeout defaults to the route timeout");
     setEnvoyBackoff(p, p.where, std::nullopt, p.where);
-    cx.model.policies.push_back(std::move(p));
+    markTimedOutTryRetried(p);
+  cx.model.policies.push_back(std::move(p));
     return;
   }
 
@@ -240,6 +241,7 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
     }
   }
   setEnvoyBackoff(p, retriesKey, base, baseWhere);
+  markTimedOutTryRetried(p);
   cx.model.policies.push_back(std::move(p));
 }
 

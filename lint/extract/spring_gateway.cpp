@@ -309,6 +309,7 @@ private:
       b.initial = defaulted(std::optional<Duration>(Duration::ms(kMvcDefaultDelayMs)), p.where, kMvcNoBackoffSource);
       b.cap.origin = Origin::NotApplicable;
       b.jitter = defaulted(Jitter::None, p.where, kMvcNoJitterSource);
+      b.jitter_configurable = false;
       b.description = "Spring Framework's default fixed 1 s backoff";
       p.runtime_max_attempts = kMvcDefaultBackoffRetries + 1;
       p.runtime_max_source = kMvcBackoffRetriesSource;
@@ -398,6 +399,7 @@ private:
       b.cap = defaulted(std::optional<Duration>(Duration::ms(kMvcDefaultMaxBackoffMs)), a.key, kMvcCapSource);
     }
     b.jitter = defaulted(Jitter::None, a.key, kMvcNoJitterSource); // no fix: there is no jitter setting
+    b.jitter_configurable = false;
     b.description = "Spring Cloud Gateway Server MVC backoff";
   }
 

@@ -74,6 +74,10 @@ struct Backoff {
   Setting<double> multiplier;               // growth factor per retry (Exponential)
   Setting<std::optional<Duration>> cap;     // nullopt = no maximum
   Setting<Jitter> jitter;
+  // The dialect has a setting that adds jitter (Argo's retryStrategy.backoff and the Spring Cloud
+  // Gateway Server MVC backoff have none): without one, a missing jitter is advice, not a defect
+  // of the file, and RL101 reports it as a note.
+  bool jitter_configurable = true;
   double jitter_upper = 1.0;                // worst-case factor on the nominal wait (gRPC: 1.2)
   double jitter_lower = 1.0;                // best-case factor (Resilience4j factor 0.5: 0.5; full jitter: 0)
   JitterShape jitter_shape = JitterShape::Uniform;
@@ -165,6 +169,10 @@ struct RetryPolicy {
   std::vector<Condition> retry_on;
 
   Setting<std::optional<Duration>> per_try_timeout;
+  // Whether an attempt cut off by the per-try timeout is itself retried (nullopt: not known). Envoy
+  // retries it only with 5xx, gateway-error or reset among the retry conditions; otherwise a per-try
+  // timeout only answers earlier, and RL302 has nothing to say.
+  std::optional<bool> timed_out_try_retried;
   std::string per_try_field; // "perTryTimeout"
   Setting<std::optional<Duration>> overall_deadline;
   std::string deadline_name; // "route timeout", "method timeout"
