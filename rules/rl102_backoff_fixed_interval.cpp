@@ -11,13 +11,14 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (!p.mayRetry() || !b.growth.known() || b.growth.value != Growth::Constant) continue;
     // With a few retries per request every request makes the same attempts whatever the waits:
     // growth sheds load only over a long run of retries (or ones bounded by time, or unbounded).
-    // Three or fewer: advice, at note severity.
+    // Three or fewer, or a count this file does not show (bounded elsewhere: a circuit breaker, an
+    // inherited value): advice, at note severity.
     const auto few = p.boundedRetries();
-    Reporter advice = out;
-    if (few && *few <= 3) advice.capSeverity(Severity::Note);
-    std::string wait = b.initial.value ? formatDuration(*b.initial.value) : "the same time";
-    auto n = p.boundedRetries();
     const bool unbounded = p.max_attempts.known() && !p.max_attempts.value;
+    Reporter advice = out;
+    if ((few && *few <= 3) || (!few && !unbounded)) advice.capSeverity(Severity::Note);
+    std::string wait = b.initial.value ? formatDuration(*b.initial.value) : "the same time";
+    auto n = few;
     std::string msg = "the wait stays at " + wait + " before " +
                       (n ? "each of the " + std::to_string(*n) + (*n == 1 ? " retry" : " retries")
                          : std::string(unbounded ? "every retry, and the retries never stop" : "every retry"));

@@ -13,6 +13,8 @@
 #include <map>
 
 #include "lint/extract/cenkalti_backoff.h"
+#include <algorithm>
+
 #include "lint/extract/extractors.h"
 #include "lint/model/status_codes.h"
 
@@ -187,7 +189,8 @@ Workload workloadOf(const std::string &name, const std::vector<std::string> &use
 }
 
 void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::Node &keyNode, const yaml::Node &policy,
-                   const std::string &resAnchor, const std::string &resName, const std::vector<std::string> &users) {
+                   const std::string &resAnchor, const std::string &resName, const std::vector<std::string> &users,
+                   const std::vector<std::string> &breakers) {
   std::string name = requireString(cx, keyNode, "spec.policies.retries key");
   std::string anchor = resAnchor + "/retries/" + name;
   Span key = cx.span(keyNode);
@@ -314,6 +317,16 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
     if (n < 0) {
       p.max_attempts = maxRetries && !isNull(*maxRetries) ? written(std::optional<int>(), attemptsWhere)
                                                           : defaulted(std::optional<int>(), key, kDefaultMaxRetriesSource);
+      // Every target pairs it with a circuit breaker: Dapr ends the retry loop once the breaker
+      // opens (dapr/dapr pkg/resiliency/policy.go: an open-state error is backoff.Permanent), so
+      // the retries are bounded by the breaker's trip, not endless. The count is then not known.
+      const bool allBroken = !breakers.empty() &&
+                             std::all_of(breakers.begin(), breakers.end(), [](const std::string &b) { return !b.empty(); });
+      if (allBroken)
+        p.max_attempts = {std::nullopt, Origin::Unknown, p.max_attempts.where,
+                          "maxRetries -1, but each target's circuit breaker (" + breakers.front() +
+                              ") ends the retries when it opens (dapr/dapr pkg/resiliency/policy.go)",
+                          {}};
     }
   }
   if (n > 0) {
@@ -325,13 +338,21 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
   cx.model.policies.push_back(std::move(p));
 }
 
-// policy name → targets naming it ("apps/orders", "components/statestore/outbound").
-std::map<std::string, std::vector<std::string>> retryUsers(const yaml::Node &spec) {
+// policy name → targets naming it ("apps/orders", "components/statestore/outbound"); `breakers`
+// (when given): policy name → the circuit breaker each of those targets names ("" for none).
+std::map<std::string, std::vector<std::string>> retryUsers(const yaml::Node &spec,
+                                                           std::map<std::string, std::vector<std::string>> *breakers = nullptr) {
   std::map<std::string, std::vector<std::string>> users;
   auto targets = get(spec, "targets");
   if (!targets || !targets->IsMap()) return users;
   auto note = [&](const yaml::Node &t, const std::string &where) {
-    if (auto r = get(t, "retry"); r && r->IsScalar()) users[r->Scalar()].push_back(where);
+    auto r = get(t, "retry");
+    if (!r || !r->IsScalar()) return;
+    users[r->Scalar()].push_back(where);
+    if (breakers) {
+      auto cb = get(t, "circuitBreaker");
+      (*breakers)[r->Scalar()].push_back(cb && cb->IsScalar() ? cb->Scalar() : "");
+    }
   };
   for (auto group : {"apps", "actors", "components"}) {
     auto g = get(*targets, group);
@@ -385,12 +406,13 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   auto retries = get(*policies, "retries");
   if (!retries || isNull(*retries)) return;
   requireMap(cx, *retries, "spec.policies.retries");
-  auto users = retryUsers(*spec);
+  std::map<std::string, std::vector<std::string>> breakers;
+  auto users = retryUsers(*spec, &breakers);
   std::string anchor = "Resiliency/" + ns + "/" + name;
   for (auto it = retries->begin(); it != retries->end(); ++it) {
     try {
       std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
-      extractPolicy(cx, *retries, it->first, it->second, anchor, name, users[key]);
+      extractPolicy(cx, *retries, it->first, it->second, anchor, name, users[key], breakers[key]);
     } catch (const TypeError &e) {
       cx.error(e);
     }
