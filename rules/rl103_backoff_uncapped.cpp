@@ -33,10 +33,24 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
     // A count that is written, defaulted, or only estimated or inherited (Origin::Unknown with a
     // value: a lower bound, a base config's) is the count the waits are measured over.
     if (p.max_attempts.value) {
-      const int n = std::max(p.retries(), 1);
+      int n = std::max(p.retries(), 1);
+      // A deadline over the whole run (an Express workflow's 5 minutes) ends the waits first: only
+      // the retries whose waits fit before it are reachable (RL301 reports the ones that are not).
+      std::string cut;
+      if (p.overall_deadline.known() && p.overall_deadline.value) {
+        int fit = 0;
+        while (fit < n) {
+          auto sum = worstCaseWaits(b, fit + 1);
+          if (!sum || *sum >= *p.overall_deadline.value) break;
+          ++fit;
+        }
+        if (fit == 0) continue;
+        if (fit < n) cut = " (the " + p.deadline_name + " of " + formatDuration(*p.overall_deadline.value) + " ends the later ones)";
+        n = fit;
+      }
       auto w = worstCaseWait(b, n);
       if (!w || *w <= limit) continue;
-      msg += ": with " + std::to_string(n) + (n == 1 ? " retry" : " retries") + " the last waits up to " + formatDuration(*w) +
+      msg += ": with " + std::to_string(n) + (n == 1 ? " retry" : " retries") + cut + " the last waits up to " + formatDuration(*w) +
              ", more than " + limitText +
              (p.workload == Workload::Background ? ", so a failed task sits idle that long and recovery is noticed late"
                                                   : ", and a caller that waits that long has usually given up");

@@ -8,10 +8,10 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     const Backoff &b = p.backoff;
     if (!p.mayRetry() || !b.growth.known() || b.growth.value != Growth::NoWait) continue;
     // In background work each retry is a new task (an Argo pod, a workflow step) that takes seconds
-    // to start: one or two immediate retries are the platform's normal rescheduling.
+    // to start: a few immediate retries (fewer than five) are the platform's normal rescheduling.
     // Reported as a note there.
     Reporter advice = out;
-    if (auto r = p.boundedRetries(); r && *r < 3 && p.workload == Workload::Background) advice.capSeverity(Severity::Note);
+    if (auto r = p.boundedRetries(); r && *r < 5 && p.workload == Workload::Background) advice.capSeverity(Severity::Note);
     std::string msg = p.describeAttempts() + " follow each other with no wait";
     if (b.growth.origin == Origin::Defaulted || b.growth.origin == Origin::BuiltIn) msg += " (" + b.growth.source + ")";
     auto n = p.boundedRetries();
@@ -28,7 +28,9 @@ extern const Rule kRL104 = {
     "attempts follow each other with no wait at all (tight retry loop)",
     {
         "Retries that are sent immediately after a failure: a C++ retry loop with no sleep, a config whose "
-        "delay is explicitly zero, a Spring Cloud Gateway Retry filter without `backoff`.",
+        "delay is explicitly zero, a Spring Cloud Gateway Retry filter without `backoff`. In background work "
+        "(Argo, Step Functions) fewer than five immediate retries are a note: each retry is a new task that "
+        "takes seconds to start, which spaces them a little already.",
         "An immediate retry hits the dependency while it is still failing, so it almost always fails too, "
         "and every caller doing it multiplies the load at the worst moment. Waiting even a few tens of "
         "milliseconds (growing, with jitter) lets transient faults clear and spreads the retries.",

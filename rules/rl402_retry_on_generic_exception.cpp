@@ -6,14 +6,19 @@ namespace {
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     if (p.retries() == 0 && p.max_attempts.value) continue;
+    // Background work with three retries or fewer: a permanent failure costs a few extra runs that
+    // nobody waits on; advice, at note severity.
+    Reporter advice = out;
+    if (auto r = p.boundedRetries(); r && *r <= 3 && p.workload == Workload::Background) advice.capSeverity(Severity::Note);
     for (const Condition &c : p.retry_on) {
       if (!c.catch_all) continue;
       std::string msg = "'" + c.text + "' retries every failure";
       if (c.origin == Origin::Defaulted) msg += " (by default)";
       msg += ": permanent errors (bad input, missing permission, a bug) are retried " +
              (p.exactRetries().value_or(0) > 0 ? std::to_string(p.retries()) + " more times" : std::string("again")) +
-             " and answered late; retry only the failures a second try can fix";
-      out.report(p, c.where.known() ? c.where : p.where, "catchAll/" + c.text, msg);
+             (p.workload == Workload::Background ? " and reported late" : " and answered late") +
+             "; retry only the failures a second try can fix";
+      advice.report(p, c.where.known() ? c.where : p.where, "catchAll/" + c.text, msg);
     }
   }
 }
@@ -27,7 +32,10 @@ extern const Rule kRL402 = {
         "A retry whose condition matches every failure: C++ `catch (...)` or `catch (const std::exception&)` that "
         "leads to another attempt, Resilience4j `retryExceptions` holding `java.lang.Exception`, `Throwable`, "
         "`RuntimeException` or a generic HTTP-client exception, Step Functions `ErrorEquals: [\"States.ALL\"]` in "
-        "a retrier, a Polly pipeline that handles every exception.",
+        "a retrier, a Polly pipeline that handles every exception. In background work with three retries or "
+        "fewer it is a note: a permanent failure then costs a few extra runs nobody waits on. Argo's "
+        "`retryPolicy: Always` is no catch-all here (OnFailure, the default, already retries every non-zero "
+        "exit), nor is a Dapr policy without `matching` (Dapr's default).",
         "A catch-all cannot tell a timeout from a validation error or a bug. Permanent failures are retried with "
         "their full backoff, multiplying load and delaying the answer; a bug becomes N identical failures.",
         "    \"Retry\": [{\"ErrorEquals\": [\"States.ALL\"], \"MaxAttempts\": 3}]",

@@ -191,3 +191,33 @@ TEST(Workload, StepFunctionsAndExportersAreBackgroundDaprOnlyWhenItsTargetsSaySo
 }
 
 } // namespace
+
+// A standalone state machine definition is an Express workflow when the SAM template beside it
+// (or in the parent directory) says so, or a Terraform main.tf; the 5-minute limit is its deadline,
+// and the cached result follows the template.
+TEST(StepFunctionsConsumer, ExpressTypeFromTheTemplateBesideIt) {
+  const std::string asl = "{\"StartAt\": \"A\", \"States\": {\"A\": {\"Type\": \"Task\", \"Resource\": \"x\", \"End\": true,\n"
+                          "  \"Retry\": [{\"ErrorEquals\": [\"E\"], \"IntervalSeconds\": 20, \"MaxAttempts\": 5,\n"
+                          "              \"BackoffRate\": 10, \"JitterStrategy\": \"FULL\"}]}}}\n";
+  const std::string sam = "Resources:\n  Flow:\n    Type: AWS::Serverless::StateMachine\n    Properties:\n"
+                          "      DefinitionUri: statemachine/flow.asl.json\n      Type: EXPRESS\n";
+  TempDir t;
+  t.write("app/statemachine/flow.asl.json", asl);
+  const std::string app = (t.path / "app").string();
+  const std::string prefix = "env -u RETRYLINT_CACHE_KEY -u RETRYLINT_CACHE_DIR XDG_CONFIG_HOME='" + (t.path / "cfg").string() + "' ";
+  const std::string args = "--cache-dir '" + (t.path / "cache").string() + "' statemachine/flow.asl.json";
+  // Standard (no template): the 10x schedule reaches a wait of 200000 s (RL103).
+  CliRun standard = runRetrylintIn(app, prefix, args);
+  EXPECT_NE(standard.out.find("RL103"), std::string::npos) << standard.out;
+  EXPECT_EQ(standard.out.find("RL301"), std::string::npos) << standard.out;
+  // Express: only the first two waits fit in 5 minutes; RL301 reports the rest, RL103 is quiet.
+  t.write("app/template.yaml", sam);
+  CliRun express = runRetrylintIn(app, prefix, args);
+  EXPECT_NE(express.out.find("Express workflow's 5-minute limit"), std::string::npos) << express.out;
+  EXPECT_EQ(express.out.find("RL103"), std::string::npos) << express.out;
+  // Terraform says the same with type = "EXPRESS".
+  fs::remove(t.path / "app" / "template.yaml");
+  t.write("app/main.tf", "resource \"aws_sfn_state_machine\" \"f\" {\n  definition = file(\"statemachine/flow.asl.json\")\n  type       = \"EXPRESS\"\n}\n");
+  CliRun tf = runRetrylintIn(app, prefix, "--no-cache statemachine/flow.asl.json");
+  EXPECT_NE(tf.out.find("5-minute limit"), std::string::npos) << tf.out;
+}

@@ -208,4 +208,12 @@ bool looksLikeRetryConfig(std::string_view text, bool withRetryKey) {
   return false;
 }
 
+std::string extractionInputsBesides(const std::string &path, std::string_view text) {
+  std::string grpc = grpcConfigInputsBesides(path);
+  if (!grpc.empty()) return grpc;
+  // Only a standalone state machine definition consults a template (and only its text says so).
+  if (text.find("StartAt") == std::string_view::npos) return {};
+  return stepFunctionsInputsBesides(path);
+}
+
 } // namespace retrylint

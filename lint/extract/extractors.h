@@ -50,8 +50,11 @@ void extractGrpcServiceConfig(const yaml::Node &doc, ExtractContext &cx);
 
 // What a file's result depends on besides its own text, for the result cache key: the BUILD file
 // next to a `*grpc_service_config.json` (which says whether a GAPIC generator or gRPC core reads
-// it), as read by the extractor; empty when nothing else is read.
-std::string extractionInputsBesides(const std::string &path);
+// it), the SAM template or main.tf that may make an ASL file an Express workflow, as read by the
+// extractors; empty when nothing else is read.
+std::string extractionInputsBesides(const std::string &path, std::string_view text);
+std::string grpcConfigInputsBesides(const std::string &path);     // lint/extract/grpc_service_config.cpp
+std::string stepFunctionsInputsBesides(const std::string &path);  // lint/extract/step_functions.cpp
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);

@@ -72,24 +72,8 @@ bool namedLikeGapicConfig(llvm::StringRef path) {
   return llvm::sys::path::filename(path).endswith("grpc_service_config.json");
 }
 
-// The text of a regular file `name` in the directory of `path`: not through a symbolic link, not
-// a FIFO or device (O_NONBLOCK, then fstat), at most kMaxBuildFileBytes. Empty when any fails.
 std::string readSibling(llvm::StringRef path, llvm::StringRef name, bool *found) {
-  *found = false;
-  llvm::SmallString<256> sibling(llvm::sys::path::parent_path(path));
-  if (sibling.empty()) sibling = ".";
-  llvm::sys::path::append(sibling, name);
-  int fd = ::open(sibling.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
-  if (fd < 0) return {};
-  std::string text;
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && static_cast<uint64_t>(st.st_size) <= kMaxBuildFileBytes &&
-      io::readFd(fd, static_cast<size_t>(st.st_size), text))
-    *found = true;
-  else
-    text.clear();
-  ::close(fd);
-  return text;
+  return io::readSibling(path.str(), name.str(), kMaxBuildFileBytes, found);
 }
 
 // The BUILD file of the directory `path` is in (BUILD.bazel, else BUILD), with its name; only
@@ -557,7 +541,7 @@ bool isGrpcServiceConfig(const yaml::Node &doc) { return recognise(doc); }
 // A config embedded in C++ (grpc::ChannelArguments::SetServiceConfigJSON): gRPC core reads it.
 void extractGrpcServiceConfig(const yaml::Node &doc, ExtractContext &cx) { extractFor(doc, cx, Consumer{}); }
 
-std::string extractionInputsBesides(const std::string &path) {
+std::string grpcConfigInputsBesides(const std::string &path) {
   auto [name, text] = buildFileOf(path);
   return name.empty() ? std::string() : name + '\0' + text;
 }

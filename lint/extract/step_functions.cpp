@@ -17,7 +17,12 @@
 #include <yaml-cpp/exceptions.h>
 
 #include "lint/engine.h" // nestingDepth
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Path.h>
+
 #include "lint/extract/extractors.h"
+#include "lint/io/posix.h"
 #include "lint/yaml/load.h"
 
 namespace retrylint {
@@ -92,7 +97,92 @@ struct Machine {
   std::string label;                    // "state machine Name" or ""
   std::optional<Duration> timeout;      // top-level TimeoutSeconds
   Span timeoutWhere;
+  // An Express workflow (SAM `Type: EXPRESS`, CloudFormation `StateMachineType: EXPRESS`, Terraform
+  // `type = "EXPRESS"`): every execution ends after 5 minutes, whatever its retriers say.
+  std::string express;                  // where that was read, for messages; "" = Standard or not known
 };
+
+// Step Functions quotas: an Express workflow runs at most five minutes (Developer Guide,
+// "Choosing workflow type in Step Functions" / service quotas, "Express: 5 minutes").
+constexpr int kExpressLimitSeconds = 300;
+
+// --- the workflow type of a standalone ASL file, from the template that names it -------------------
+
+constexpr size_t kMaxTemplateBytes = 4u << 20;
+const char *const kTemplateNames[] = {"template.yaml", "template.yml", "../template.yaml", "../template.yml", "main.tf", "../main.tf"};
+
+size_t indentOf(llvm::StringRef line) { return line.size() - line.ltrim(" ").size(); }
+
+// `path` as the template at `templateName` (relative to path's directory) would name it.
+std::string relativeFromTemplate(llvm::StringRef path, llvm::StringRef templateName) {
+  llvm::StringRef file = llvm::sys::path::filename(path);
+  if (!templateName.startswith("../")) return file.str();
+  llvm::StringRef dir = llvm::sys::path::filename(llvm::sys::path::parent_path(path));
+  return dir.empty() ? file.str() : (dir + "/" + file).str();
+}
+
+// Whether a SAM template's resource that points at `rel` with DefinitionUri says Type: EXPRESS.
+// A plain line scan, linear in the text (a template is input like any other).
+bool samSaysExpress(llvm::StringRef text, const std::string &rel) {
+  llvm::SmallVector<llvm::StringRef, 0> lines;
+  text.split(lines, '\n');
+  for (size_t i = 0; i < lines.size(); ++i) {
+    llvm::StringRef t = lines[i].trim();
+    if (!t.consume_front("DefinitionUri:")) continue;
+    t = t.trim().trim("\"'");
+    if (t.startswith("./")) t = t.drop_front(2);
+    if (!t.equals_insensitive(rel)) continue; // SAM is often run on case-insensitive file systems
+    // Up to Properties (less indented), then up to the resource's key (less indented again).
+    size_t d = indentOf(lines[i]), j = i, props = i;
+    for (int level = 0; level < 2 && j > 0;) {
+      --j;
+      if (lines[j].trim().empty() || lines[j].trim().startswith("#")) continue;
+      if (indentOf(lines[j]) < d) {
+        d = indentOf(lines[j]);
+        if (level == 0) props = j;
+        ++level;
+      }
+    }
+    (void)props;
+    const size_t resourceIndent = d;
+    for (size_t k = j + 1; k < lines.size(); ++k) {
+      llvm::StringRef l = lines[k];
+      if (l.trim().empty() || l.trim().startswith("#")) continue;
+      if (indentOf(l) <= resourceIndent) break;
+      llvm::StringRef v = l.trim();
+      if (v.consume_front("Type:") && v.trim().trim("\"'") == "EXPRESS") return true;
+    }
+  }
+  return false;
+}
+
+// Terraform: a main.tf that names the file and sets type = "EXPRESS".
+bool terraformSaysExpress(llvm::StringRef text, llvm::StringRef file) {
+  if (!text.contains(file)) return false;
+  llvm::SmallVector<llvm::StringRef, 0> lines;
+  text.split(lines, '\n');
+  for (llvm::StringRef l : lines) {
+    llvm::StringRef v = l.trim();
+    if (!v.consume_front("type")) continue;
+    v = v.ltrim();
+    if (v.consume_front("=") && v.trim() == "\"EXPRESS\"") return true;
+  }
+  return false;
+}
+
+// The template that makes a standalone ASL file an Express workflow, or "".
+std::string expressTemplateOf(const std::string &path) {
+  for (const char *name : kTemplateNames) {
+    bool found = false;
+    std::string text = io::readSibling(path, name, kMaxTemplateBytes, &found);
+    if (!found) continue;
+    llvm::StringRef n(name);
+    if (n.endswith(".tf") ? terraformSaysExpress(text, llvm::sys::path::filename(path))
+                          : samSaysExpress(text, relativeFromTemplate(path, n)))
+      return n.str();
+  }
+  return {};
+}
 
 // --- fixes: add a field to a retrier in the file's own syntax ---------------------------------
 
@@ -327,6 +417,11 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
   }
   if (m.timeout) p.overall_deadline = written(m.timeout, m.timeoutWhere);
   else p.overall_deadline.origin = Origin::Unknown;
+  if (!m.express.empty() && (!m.timeout || *m.timeout > Duration::s(kExpressLimitSeconds))) {
+    p.overall_deadline = builtIn(std::optional<Duration>(Duration::s(kExpressLimitSeconds)), p.where,
+                                 "an Express workflow (" + m.express + ") ends every execution after 5 minutes (Step Functions quotas)");
+    p.deadline_name = "Express workflow's 5-minute limit";
+  }
 
   cx.model.policies.push_back(std::move(p));
 }
@@ -746,14 +841,18 @@ bool recognise(const yaml::Node &doc) {
 
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   if (isAsl(doc)) {
-    extractMachine(cx, doc, Machine{"StateMachine", "", std::nullopt, {}});
+    Machine m{"StateMachine", "", std::nullopt, {}, {}};
+    if (std::string t = expressTemplateOf(cx.src.path().str()); !t.empty()) m.express = "Type EXPRESS in " + t;
+    extractMachine(cx, doc, m);
     return;
   }
   for (const auto &[name, res] : stateMachineResources(doc)) {
     try {
       auto props = get(res, "Properties");
       if (!props || !props->IsMap()) continue;
-      Machine m{"StateMachine/" + name, "state machine " + name, std::nullopt, {}};
+      Machine m{"StateMachine/" + name, "state machine " + name, std::nullopt, {}, {}};
+      for (const char *typeKey : {"Type", "StateMachineType"})
+        if (auto t = get(*props, typeKey); t && t->IsScalar() && t->Scalar() == "EXPRESS") m.express = std::string(typeKey) + ": EXPRESS";
       if (auto def = get(*props, "Definition"); def && isAsl(*def)) extractMachine(cx, *def, m);
       else if (auto ds = get(*props, "DefinitionString")) extractDefinitionString(cx, *ds, m);
     } catch (const TypeError &e) {
@@ -767,7 +866,10 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
         auto def = get(it->second, "definition");
         if (!def || !isAsl(*def)) continue;
         std::string name = it->first.Scalar();
-        extractMachine(cx, *def, Machine{"StateMachine/" + name, "state machine " + name, std::nullopt, {}});
+        Machine m{"StateMachine/" + name, "state machine " + name, std::nullopt, {}, {}};
+        if (auto t = get(it->second, "type"); t && t->IsScalar() && (t->Scalar() == "express" || t->Scalar() == "EXPRESS"))
+          m.express = "type: " + t->Scalar();
+        extractMachine(cx, *def, m);
       } catch (const TypeError &e) {
         cx.error(e);
       }
@@ -776,6 +878,18 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 }
 
 } // namespace
+
+std::string stepFunctionsInputsBesides(const std::string &path) {
+  llvm::StringRef p(path);
+  if (!p.endswith(".json") && !p.endswith(".yaml") && !p.endswith(".yml")) return {};
+  std::string out;
+  for (const char *name : kTemplateNames) {
+    bool found = false;
+    std::string text = io::readSibling(path, name, kMaxTemplateBytes, &found);
+    if (found) out += std::string(name) + '\0' + text + '\0';
+  }
+  return out;
+}
 
 const Extractor &stepFunctionsExtractor() {
   static const Extractor e{kFormat, recognise, extract,

@@ -3,10 +3,13 @@
 #include <cerrno>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 
 namespace retrylint::io {
@@ -53,6 +56,24 @@ std::string randomHex(size_t bytes) {
   std::vector<uint8_t> b(bytes);
   if (!randomBytes(b.data(), b.size())) return std::to_string(llvm::sys::Process::GetRandomNumber());
   return llvm::toHex(b, /*LowerCase=*/true);
+}
+
+std::string readSibling(const std::string &path, const std::string &name, size_t maxBytes, bool *found) {
+  *found = false;
+  llvm::SmallString<256> sibling(llvm::sys::path::parent_path(path));
+  if (sibling.empty()) sibling = ".";
+  llvm::sys::path::append(sibling, name);
+  int fd = ::open(sibling.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0) return {};
+  std::string text;
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && static_cast<uint64_t>(st.st_size) <= maxBytes &&
+      readFd(fd, static_cast<size_t>(st.st_size), text))
+    *found = true;
+  else
+    text.clear();
+  ::close(fd);
+  return text;
 }
 
 } // namespace retrylint::io

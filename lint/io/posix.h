@@ -10,6 +10,12 @@ namespace retrylint::io {
 
 // Reads up to `size` bytes (fewer when the file ends first) into `out`; false on a read error.
 bool readFd(int fd, size_t size, std::string &out);
+
+// The text of a regular file `name` (a name, or "../name") relative to the directory of `path`:
+// never through a symbolic link as the last component, never a FIFO or device (O_NONBLOCK, then
+// fstat), at most `maxBytes`. Empty, and *found false, when any of that fails. For the few files
+// an extractor consults besides the one it reads (a BUILD.bazel, a SAM template).
+std::string readSibling(const std::string &path, const std::string &name, size_t maxBytes, bool *found);
 // Writes all of `data`; false (errno set) on an error.
 bool writeFd(int fd, std::string_view data);
 // Fills `out` from getrandom(); false when the kernel gives none.

@@ -171,7 +171,7 @@ std::string ResultCache::key(const std::string &path, bool named, const std::str
           (options.extract.cpp_worker.empty() ? "|inproc" : "|worker");
   // Files the extractor reads besides this one (a gRPC service config's BUILD.bazel); hashed so that
   // the head stays small.
-  if (std::string extra = extractionInputsBesides(path); !extra.empty()) {
+  if (std::string extra = extractionInputsBesides(path, content); !extra.empty()) {
     llvm::SHA1 extraSha;
     extraSha.update(extra);
     head += '\0' + llvm::toHex(extraSha.final(), /*LowerCase=*/true);
