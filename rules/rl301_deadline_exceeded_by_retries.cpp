@@ -4,6 +4,17 @@
 namespace retrylint {
 namespace {
 
+// How many retries' waits fit before `deadline` (worst case).
+int fitByWaits(const RetryPolicy &p, Duration deadline) {
+  int k = 0;
+  while (k < p.retries()) {
+    auto sum = worstCaseWaits(p.backoff, k + 1);
+    if (!sum || *sum >= deadline) break;
+    ++k;
+  }
+  return k;
+}
+
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     if (p.implicit || p.retries() == 0) continue;
@@ -36,12 +47,13 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       else if (fit <= 1)
         msg += "only the first attempt fits, so no retry can finish before the deadline; drop the retries or raise the timeout";
       else
-        msg += "the last attempts can never run; only " + std::to_string(fit) + " fit, so set " + field + " to " +
+        msg += "when attempts time out, the last ones can never run: only " + std::to_string(fit) + " fit, so set " + field + " to " +
                std::to_string(p.attempts_count_retries ? fit - 1 : fit) + " or raise the timeout";
       out.report(p, at, "deadline", msg);
     } else if (!p.per_try_timeout.known() && waits && *waits >= deadline) {
       std::string msg = "the waits before " + std::to_string(attempts - 1) + " retries add up to " + fmt(*waits) +
-                        " (worst case) >= " + deadlineText + ": the last attempts can never run";
+                        " (worst case) >= " + deadlineText + ": the last attempts can never run (only " +
+                        std::to_string(fitByWaits(p, deadline)) + " of the retries can start in time)";
       out.report(p, at, "deadline", msg);
     }
   }

@@ -297,7 +297,9 @@ private:
     // Server MVC's third default, RetryFilterFunctions.RetryException, is its own signal for a
     // retried status, already covered by the series.
     if (!hasExceptions)
-      for (auto e : {"java.io.IOException", "org.springframework.cloud.gateway.support.TimeoutException"})
+      // WebFlux: IOException and the gateway's own TimeoutException (RetryGatewayFilterFactory);
+      // Server MVC: IOException and java.util.concurrent.TimeoutException (RetryFilterFunctions).
+      for (auto e : {"java.io.IOException", mvc_ ? "java.util.concurrent.TimeoutException" : "org.springframework.cloud.gateway.support.TimeoutException"})
         p.retry_on.push_back(exceptionCondition(e, p.where, Origin::Defaulted));
     (void)hasStatuses;
   }
