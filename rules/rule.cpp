@@ -20,6 +20,15 @@ std::string fingerprintOf(std::string_view rule, std::string_view path, std::str
 void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_view field, std::string message,
                       const std::optional<Fix> &fix) {
   if (policy.implicit && !rule_.checks_implicit) return;
+  if (policy.advisory) {
+    Reporter advice = *this;
+    advice.capSeverity(Severity::Note);
+    advice.report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)),
+                  message + (policy.used_by.empty() ? "" : " (" + policy.used_by + ")") +
+                      (policy.consumer.empty() ? "" : " [" + policy.consumer + "]"),
+                  fix);
+    return;
+  }
   if (!policy.used_by.empty()) message += " (" + policy.used_by + ")";
   if (!policy.consumer.empty()) message += " [as read by " + policy.consumer + "]";
   report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)), std::move(message), fix);

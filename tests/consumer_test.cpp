@@ -221,3 +221,25 @@ TEST(StepFunctionsConsumer, ExpressTypeFromTheTemplateBesideIt) {
   CliRun tf = runRetrylintIn(app, prefix, "--no-cache statemachine/flow.asl.json");
   EXPECT_NE(tf.out.find("5-minute limit"), std::string::npos) << tf.out;
 }
+
+// A Dapr Resiliency spec without apiVersion/kind (as the docs show them) is read, but Dapr never
+// loads it as written: its findings are notes that say so.
+TEST(DaprConsumer, ASpecWithoutKindGivesNotes) {
+  const std::string fragment = "spec:\n  policies:\n    retries:\n      forever:\n        policy: constant\n"
+                               "        duration: 1s\n        maxRetries: -1\n";
+  FileResult r = analyseText("resiliency.yaml", fragment, /*named=*/true, RunOptions{});
+  ASSERT_FALSE(r.findings.empty());
+  bool unbounded = false;
+  for (const Finding &f : r.findings) {
+    EXPECT_EQ(f.severity, Severity::Note) << f.rule << ": " << f.message;
+    EXPECT_NE(f.message.find("Dapr loads only a document with kind: Resiliency"), std::string::npos) << f.message;
+    unbounded |= f.rule == "RL201";
+  }
+  EXPECT_TRUE(unbounded);
+  // The same spec with its header is loaded: an error.
+  FileResult full = analyseText("resiliency.yaml", "apiVersion: dapr.io/v1alpha1\nkind: Resiliency\nmetadata: {name: r}\n" + fragment,
+                                true, RunOptions{});
+  bool error = false;
+  for (const Finding &f : full.findings) error |= f.rule == "RL201" && f.severity == Severity::Error;
+  EXPECT_TRUE(error);
+}

@@ -413,6 +413,11 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
     try {
       std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
       extractPolicy(cx, *retries, it->first, it->second, anchor, name, users[key], breakers[key]);
+      // A spec without apiVersion/kind is a documentation fragment: Dapr loads only kind: Resiliency.
+      if (!isResiliency(doc) && !cx.model.policies.empty() && cx.model.policies.back().anchor.rfind(anchor, 0) == 0) {
+        cx.model.policies.back().advisory = true;
+        cx.model.policies.back().consumer = "advice: not loaded as written, Dapr loads only a document with kind: Resiliency";
+      }
     } catch (const TypeError &e) {
       cx.error(e);
     }

@@ -152,6 +152,9 @@ struct RetryPolicy {
   // (gRPC service config JSON handed to a client-library generator rather than to gRPC core).
   // "" = the usual one. Messages name it, so a reader knows which consumer a finding is about.
   std::string consumer;
+  // Nothing loads the file as written (a Dapr Resiliency spec without apiVersion/kind, as the docs
+  // show them): its findings are advice, reported at note severity (Reporter::report).
+  bool advisory = false;
   // A shared block (a base config, Argo's templateDefaults) reported once for all that use it:
   // "used by instances backendA, backendB", appended to every finding's message.
   std::string used_by;
