@@ -159,7 +159,7 @@ TEST(YamlFast, EdgeCases) {
       // a last line of spaces only, shallower than the open map: yaml-cpp marks the null there
       {"a:\n  b:\n ", GiveUp},
       {"a:\n  b:\n \n", Accept},
-      {"a:\n  b:\n # c", Accept},
+      {"a:\n  b:\n # c", GiveUp}, // an indented comment ends the text: left to yaml-cpp (it marks "  #" at column 3)
       {"~: 1\nnull: 2\n", Accept},
       // plain scalars
       {"a: b # c\nd: e#f\nurl: http://x:80/p?q=1\nmy key: v  \nwords: x y  z\n", Accept},
