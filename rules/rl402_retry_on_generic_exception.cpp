@@ -15,7 +15,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       std::string msg = "'" + c.text + "' retries every failure";
       if (c.origin == Origin::Defaulted) msg += " (by default)";
       msg += ": permanent errors (bad input, missing permission, a bug) are retried " +
-             (p.exactRetries().value_or(0) > 0 ? std::to_string(p.retries()) + " more times" : std::string("again")) +
+             (p.boundedRetries().value_or(0) > 0 ? std::to_string(*p.boundedRetries()) + " more times" : std::string("again")) +
              (p.workload == Workload::Background ? " and reported late" : " and answered late") +
              "; retry only the failures a second try can fix";
       advice.report(p, c.where.known() ? c.where : p.where, "catchAll/" + c.text, msg);

@@ -241,3 +241,26 @@ TEST(Registry, ReadmeTableMatchesTheCatalogue) {
     EXPECT_NE(readme.find(row), std::string::npos) << "README lacks the row: " << row;
   }
 }
+
+namespace retrylint {
+namespace {
+
+// Messages count only the retries that can happen: an overall deadline ends those whose waits
+// alone do not fit before it (an Express workflow's 5 minutes against 20, 200, 2000 s waits).
+TEST(ReachableRetries, AnOverallDeadlineEndsTheRetriesWhoseWaitsDoNotFit) {
+  RetryPolicy p = basePolicy();
+  p.max_attempts = written(std::optional<int>(6), at(2, 3)); // 5 retries
+  p.backoff.initial = written(std::optional<Duration>(Duration::s(20)), at(4, 3));
+  p.backoff.multiplier = written(10.0, at(5, 3));
+  p.backoff.cap = written(std::optional<Duration>(), at(6, 3));
+  p.backoff.jitter = written(Jitter::None, at(7, 3));
+  EXPECT_EQ(p.boundedRetries(), std::optional<int>(5));
+  p.overall_deadline = builtIn(std::optional<Duration>(Duration::s(300)), at(1, 1), "Express");
+  EXPECT_EQ(p.boundedRetries(), std::optional<int>(2)); // 20 + 200 s fit, 20 + 200 + 2000 s do not
+  auto f = check("RL101", p);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("so 2 retries arrive"), std::string::npos) << f[0].message;
+}
+
+} // namespace
+} // namespace retrylint

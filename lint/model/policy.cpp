@@ -113,7 +113,20 @@ bool RetryPolicy::mayRetry() const {
 
 std::optional<int> RetryPolicy::boundedRetries() const {
   if (!max_attempts.value || max_attempts.origin == Origin::Unknown) return std::nullopt;
-  return retries();
+  int n = retries();
+  // A deadline over the whole run ends the retries whose waits alone do not fit before it
+  // (an Express workflow's 5 minutes against waits of 20, 200, 2000 s: 2 retries, not 5).
+  if (overall_deadline.known() && overall_deadline.value) {
+    int fit = 0;
+    while (fit < n) {
+      auto sum = worstCaseWaits(backoff, fit + 1);
+      if (!sum) return n; // the schedule is not known: the written count stands
+      if (*sum >= *overall_deadline.value) break;
+      ++fit;
+    }
+    n = fit;
+  }
+  return n;
 }
 
 const char *workloadName(Workload w) {

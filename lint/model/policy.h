@@ -197,7 +197,8 @@ struct RetryPolicy {
   // or not known. Rules about the wait (jitter, growth, cap) need this, not a count: a constant
   // wait with no jitter is worst when the retries never stop.
   bool mayRetry() const;
-  // The number of retries when the count is known and bounded (nullopt: unbounded or unknown).
+  // The number of retries that can happen when the count is known and bounded (nullopt: unbounded
+  // or unknown): the written count, less the retries whose waits alone pass an overall deadline.
   std::optional<int> boundedRetries() const;
   // retries() when the count is known exactly; nullopt when it is only an estimate (a policy
   // bounded by time rather than count, a lower bound), so messages do not state a false figure.
