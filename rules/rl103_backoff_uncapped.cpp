@@ -38,12 +38,7 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
       // the retries whose waits fit before it are reachable (RL301 reports the ones that are not).
       std::string cut;
       if (p.overall_deadline.known() && p.overall_deadline.value) {
-        int fit = 0;
-        while (fit < n) {
-          auto sum = worstCaseWaits(b, fit + 1);
-          if (!sum || *sum >= *p.overall_deadline.value) break;
-          ++fit;
-        }
+        const int fit = retriesThatFit(b, n, *p.overall_deadline.value).value_or(0);
         if (fit == 0) continue;
         if (fit < n) cut = " (the " + p.deadline_name + " of " + formatDuration(*p.overall_deadline.value) + " ends the later ones)";
         n = fit;

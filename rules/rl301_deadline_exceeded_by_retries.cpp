@@ -4,17 +4,6 @@
 namespace retrylint {
 namespace {
 
-// How many retries' waits fit before `deadline` (worst case).
-int fitByWaits(const RetryPolicy &p, Duration deadline) {
-  int k = 0;
-  while (k < p.retries()) {
-    auto sum = worstCaseWaits(p.backoff, k + 1);
-    if (!sum || *sum >= deadline) break;
-    ++k;
-  }
-  return k;
-}
-
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     if (p.implicit || p.retries() == 0) continue;
@@ -53,7 +42,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     } else if (!p.per_try_timeout.known() && waits && *waits >= deadline) {
       std::string msg = "the waits before " + std::to_string(attempts - 1) + " retries add up to " + fmt(*waits) +
                         " (worst case) >= " + deadlineText + ": the last attempts can never run (only " +
-                        std::to_string(fitByWaits(p, deadline)) + " of the retries can start in time)";
+                        std::to_string(retriesThatFit(p.backoff, p.retries(), deadline).value_or(0)) + " of the retries can start in time)";
       out.report(p, at, "deadline", msg);
     }
   }

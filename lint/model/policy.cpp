@@ -113,20 +113,23 @@ bool RetryPolicy::mayRetry() const {
 
 std::optional<int> RetryPolicy::boundedRetries() const {
   if (!max_attempts.value || max_attempts.origin == Origin::Unknown) return std::nullopt;
-  int n = retries();
+  const int n = retries();
   // A deadline over the whole run ends the retries whose waits alone do not fit before it
-  // (an Express workflow's 5 minutes against waits of 20, 200, 2000 s: 2 retries, not 5).
-  if (overall_deadline.known() && overall_deadline.value) {
-    int fit = 0;
-    while (fit < n) {
-      auto sum = worstCaseWaits(backoff, fit + 1);
-      if (!sum) return n; // the schedule is not known: the written count stands
-      if (*sum >= *overall_deadline.value) break;
-      ++fit;
-    }
-    n = fit;
-  }
+  // (an Express workflow's 5 minutes against waits of 20, 200, 2000 s: 2 retries, not 5); with the
+  // schedule unknown, the written count stands.
+  if (overall_deadline.known() && overall_deadline.value) return retriesThatFit(backoff, n, *overall_deadline.value).value_or(n);
   return n;
+}
+
+std::optional<int> retriesThatFit(const Backoff &b, int n, Duration deadline) {
+  int fit = 0;
+  while (fit < n) {
+    auto sum = worstCaseWaits(b, fit + 1);
+    if (!sum) return std::nullopt;
+    if (*sum >= deadline) break;
+    ++fit;
+  }
+  return fit;
 }
 
 const char *workloadName(Workload w) {

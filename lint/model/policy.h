@@ -103,6 +103,9 @@ std::optional<double> shareAbove(const Backoff &b, int n, Duration cap);
 std::optional<Duration> worstCaseWait(const Backoff &b, int n);
 // Worst-case sum of the waits before retries 1..k, or nullopt when the schedule is not known.
 std::optional<Duration> worstCaseWaits(const Backoff &b, int k);
+// How many of retries 1..n can start before `deadline`, counting the worst-case waits alone;
+// nullopt when the schedule is not known.
+std::optional<int> retriesThatFit(const Backoff &b, int n, Duration deadline);
 
 // One retry condition as written (or defaulted): an HTTP status or class, a gRPC status,
 // a transport condition, an exception or error name.
