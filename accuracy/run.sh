@@ -8,6 +8,7 @@
 #   accuracy/run.sh                        all repositories
 #   ONLY="istio kong-deck" accuracy/run.sh  some of them
 #   RETRYLINT=build-bench/retrylint accuracy/run.sh
+#   REPOS=accuracy/cpp-repos.tsv OUT=accuracy/.out-cpp accuracy/run.sh   the C++ code bases
 #
 # Sources: $ACCURACY_SRC (default accuracy/.src) holds one checkout per repository. A missing one is
 # made from a local mirror when $ACCURACY_MIRRORS holds <owner>+<name>/repo (a bare git directory),
@@ -17,6 +18,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SRC=${ACCURACY_SRC:-$ROOT/accuracy/.src}
 OUT=${OUT:-$ROOT/accuracy/.out}
 RL=${RETRYLINT:-$ROOT/build/retrylint}
+LIST=${REPOS:-$ROOT/accuracy/repos.tsv}
+case $LIST in /*) ;; *) LIST=$PWD/$LIST ;; esac
 case $RL in /*) ;; *) RL=$PWD/$RL ;; esac
 [ -x "$RL" ] || { echo "accuracy: no retrylint at $RL (build first, or set RETRYLINT)" >&2; exit 2; }
 mkdir -p "$SRC" "$OUT"
@@ -57,6 +60,6 @@ while IFS=$'\t' read -r name repo commit paths _; do
   end=$(date +%s%N)
   printf '%s\t%s\t%s\t%s\n' "$name" "$rc" "$(( (end - start) / 1000000 )) ms" "$repo@${commit:0:8}" >"$OUT/$name.status"
   echo "accuracy: $name exit $rc" >&2
-done <"$ROOT/accuracy/repos.tsv"
+done <"$LIST"
 
 node "$ROOT/accuracy/summarise.js" "$OUT"

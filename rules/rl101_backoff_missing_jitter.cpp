@@ -8,7 +8,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     const Backoff &b = p.backoff;
     if (!p.mayRetry() || !b.growth.known() || b.growth.value == Growth::NoWait) continue;
     if (!b.jitter.known() || b.jitter.value != Jitter::None) continue;
-    std::string wait = b.initial.value ? " starting at " + formatDuration(*b.initial.value) : "";
+    std::string wait = b.initial.value && b.initial.written() ? " starting at " + formatDuration(*b.initial.value) : "";
     std::string msg = "the wait between attempts" + wait + " has no random component";
     if (b.jitter.origin == Origin::Defaulted) msg += " (" + b.jitter.source + ")";
     auto n = p.boundedRetries();

@@ -161,3 +161,54 @@ TEST(CppFrontend, HeadersOfTheUserAreAnalysedButIncludedOnesAreNot) {
   FileModel h = extract((dir.path / "helper.h").string(), "bool Send();\ninline void Helper() { for (int attempt = 0; attempt < 3; ++attempt) { if (Send()) return; } }\n");
   EXPECT_EQ(h.policies.size(), 1u);
 }
+
+namespace {
+const RetryPolicy *policyAt(const FileModel &m, int line) {
+  for (const RetryPolicy &p : m.policies)
+    if (p.where.line == line) return &p;
+  return nullptr;
+}
+} // namespace
+
+// A macro bound is evaluated by Clang where the compile database defines it; the loop itself is
+// read from tokens, so only Clang's value for that operand can make it known.
+TEST(CppFrontend, MacroBoundIsEvaluatedWithTheCompileDatabase) {
+  TempDir dir;
+  const std::string code = "bool Send();\nvoid Run() {\n  for (int attempt = 0; attempt < MAX_TRIES; ++attempt) {\n"
+                           "    if (Send()) return;\n  }\n}\n";
+  dir.write("retry.cpp", code);
+  const std::string file = (dir.path / "retry.cpp").string();
+  dir.write("compile_commands.json", "[{\"directory\": \"" + dir.path.string() +
+                                         "\", \"file\": \"retry.cpp\", \"command\": \"c++ -DMAX_TRIES=7 -c retry.cpp\"}]");
+  ExtractOptions o;
+  o.compile_commands_dir = dir.path.string();
+  FileModel m = extract(file, code, o);
+  ASSERT_EQ(m.policies.size(), 1u);
+  ASSERT_TRUE(m.policies[0].max_attempts.written());
+  EXPECT_EQ(*m.policies[0].max_attempts.value, 7);
+  FileModel plain = extract(file, code);
+  ASSERT_EQ(plain.policies.size(), 1u);
+  EXPECT_EQ(plain.policies[0].max_attempts.origin, Origin::Unknown);
+}
+
+// The first wait is what the wait's variables hold before the loop, in the unit they are slept
+// in; a cap assigned inside the loop is never taken for the start (fixtures/cpp/waits.cpp).
+TEST(CppFrontend, FirstWaitIsTheValueBeforeTheLoop) {
+  std::ifstream in(std::string(RETRYLINT_SOURCE_DIR) + "/fixtures/cpp/waits.cpp");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  FileModel m = extract("/tmp/retrylint-waits.cpp", text);
+  struct Want { int line; long long ms; Growth growth; bool capped; };
+  for (Want w : {Want{16, 100, Growth::Exponential, true}, Want{27, 100, Growth::Exponential, false},
+                 Want{38, 50, Growth::Exponential, false}, Want{58, 10, Growth::Exponential, true}}) {
+    const RetryPolicy *p = policyAt(m, w.line);
+    ASSERT_NE(p, nullptr) << "no retry loop at line " << w.line;
+    ASSERT_TRUE(p->backoff.initial.value.has_value()) << w.line;
+    EXPECT_EQ(p->backoff.initial.value->millis(), static_cast<double>(w.ms)) << w.line;
+    EXPECT_EQ(p->backoff.growth.value, w.growth) << w.line;
+    EXPECT_EQ(p->backoff.cap.origin == Origin::Unknown || p->backoff.cap.value.has_value(), w.capped) << w.line;
+  }
+  // The helper that takes the delay is a wait, so the loop is not "no wait".
+  const RetryPolicy *helper = policyAt(m, 48);
+  ASSERT_NE(helper, nullptr);
+  EXPECT_NE(helper->backoff.growth.value, Growth::NoWait);
+}

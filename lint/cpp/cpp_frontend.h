@@ -3,6 +3,7 @@
 // unknown things (an `if (st.ok())` on an invalid `st` vanishes from the AST) while the tokens stay.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,6 +38,8 @@ public:
   size_t at(size_t offset) const;
   // For an opening ( [ {: the index of its match (or size() when unbalanced).
   size_t close(size_t open) const;
+  // For a closing ) ] }: the index of its opening match (or size() when unbalanced).
+  size_t opening(size_t close) const;
   // End (exclusive) of the statement starting at i, as C++ nests them.
   size_t statementEnd(size_t i) const;
   std::string join(size_t b, size_t e) const; // tokens b..e-1 joined by spaces, for messages
@@ -55,9 +58,29 @@ struct LoopSite {
   size_t fn_begin = 0, fn_end = 0;      // the enclosing function body (byte offsets)
 };
 
+// What Clang's semantic analysis knows about a name in the user's file, where it resolved it
+// (headers found): a variable's or an expression's type, a call's callee. Absent when the name
+// is unresolved (missing headers): the analyses then read the tokens alone.
+struct Typed {
+  std::string type;          // fully qualified, canonical: "bool", "std::error_code", "Aws::Client::ClientConfiguration"
+  std::string callee;        // for a call: the callee's qualified name, "std::this_thread::sleep_for"
+  bool const_method = false; // the callee is a const member function (asks, does not act)
+  bool no_return = false;    // the callee never returns (abort, LOG(FATAL)'s helper)
+};
+
 struct FileFacts {
   std::vector<LoopSite> loops;
   std::map<std::string, long long> constants; // integral constants Clang could evaluate
+  // By the main-file offset of a name token: variable declarations and references (their type)
+  // and calls (the callee's name token: return type and callee).
+  std::map<size_t, Typed> typed;
+  // Integral values Clang evaluated for the operands of comparisons (a loop bound behind a macro
+  // or an enum): by the offsets of the operand's first and last tokens.
+  std::map<std::pair<size_t, size_t>, long long> values;
+  bool full_types = false; // every #include was found: Clang saw the whole translation unit
+  // Function and lambda bodies Clang kept ([begin, end) offsets): loops in them that Clang
+  // dropped (a condition naming an undeclared macro) are found from the tokens.
+  std::vector<std::pair<size_t, size_t>> functions;
 };
 
 // Turn each retry loop into a RetryPolicy (everything below works on tokens).
@@ -66,6 +89,9 @@ void analyseLoops(const Tokens &toks, const FileFacts &facts, ExtractContext &cx
 // ---- shared pieces of the loop analysis ----
 struct Range { size_t b = 0, e = 0; }; // token indices [b, e)
 
+// The statements of a block `{ … }`, or the single statement r (tokens.cpp).
+std::vector<Range> statementsOf(const Tokens &t, Range r);
+
 struct LoopView {
   const Tokens &t;
   Range header, body;          // header: inside the parentheses; body: the statement
@@ -73,7 +99,23 @@ struct LoopView {
   std::string counter;         // attempt counter variable, if any
   std::vector<std::string> derived; // variables computed from the counter inside the loop
   std::map<std::string, long long> constants;
+  const FileFacts *facts = nullptr;
+  // flow.cpp: what a true condition says about the retried operation, and whether a range
+  // refers to it (its calls or the variables holding its result).
+  std::function<bool(Range)> refersToOp;
+  // `while (!connect()) { … }`: the body runs only after a failed attempt.
+  bool body_after_failure = false;
 };
+
+// ---- success and failure (flow.cpp) ----
+enum class Outcome { Unknown, Success, Failure };
+// What it means for the operation when `cond` is true: `st.ok()`, `!ec`, `rc == 0`, `conn !=
+// nullptr`, `status < 400` say it succeeded; `!ok`, `ec`, `rc < 0`, `code == UNAVAILABLE`,
+// `IsRetryable(st)` say it failed. Only the parts of the condition that refersToOp accepts count;
+// types from Clang (bool, int, std::error_code) decide a bare name where they are known.
+Outcome conditionOutcome(const Tokens &t, Range cond, const std::function<bool(Range)> &refersToOp,
+                         const FileFacts *facts);
+Outcome flip(Outcome o);
 
 // wait.cpp: the wait between attempts.
 void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);

@@ -13,6 +13,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/JSONCompilationDatabase.h>
@@ -36,6 +37,7 @@ constexpr const char *kResourceDir = "/usr/lib/llvm-14/lib/clang/14.0.6";
 
 struct Collected {
   FileFacts facts;
+  bool missing_include = false;
   std::set<size_t> bodies; // offsets of the `{` of every function body Clang kept
 };
 
@@ -73,7 +75,61 @@ public:
   bool VisitForStmt(clang::ForStmt *s) { loop(s); return true; }
   bool VisitWhileStmt(clang::WhileStmt *s) { loop(s); return true; }
   bool VisitDoStmt(clang::DoStmt *s) { loop(s); return true; }
+  // The file position a token of the user's file is at: a macro argument where it is spelled, a
+  // macro's expansion where the macro name is written (the token the analyses see).
+  std::optional<size_t> fileOffset(clang::SourceLocation loc) {
+    if (loc.isInvalid()) return std::nullopt;
+    loc = sm_.getFileLoc(loc);
+    if (!sm_.isWrittenInMainFile(loc)) return std::nullopt;
+    return sm_.getFileOffset(loc);
+  }
+  std::string typeName(clang::QualType q) {
+    if (q.isNull() || q->containsErrors() || q->isDependentType()) return "";
+    clang::PrintingPolicy pp(ctx_.getLangOpts());
+    pp.SuppressTagKeyword = true;
+    pp.FullyQualifiedName = true;
+    return q.getNonReferenceType().getCanonicalType().getUnqualifiedType().getAsString(pp);
+  }
+  void typed(clang::SourceLocation loc, Typed t) {
+    if (t.type.empty() && t.callee.empty()) return;
+    if (auto off = fileOffset(loc)) out_.facts.typed.emplace(*off, std::move(t));
+  }
+  bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
+    if (!e->containsErrors() && llvm::isa<clang::VarDecl>(e->getDecl()) && !e->getDecl()->isInvalidDecl())
+      typed(e->getLocation(), Typed{typeName(e->getType()), "", false, false});
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr *ce) {
+    if (ce->containsErrors()) return true;
+    const clang::FunctionDecl *fd = ce->getDirectCallee();
+    if (!fd || fd->isInvalidDecl()) return true;
+    const clang::Expr *callee = ce->getCallee()->IgnoreParenImpCasts();
+    clang::SourceLocation at;
+    if (auto *me = llvm::dyn_cast<clang::MemberExpr>(callee)) at = me->getMemberLoc();
+    else if (auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(callee)) at = dr->getLocation();
+    else return true;
+    auto *md = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
+    typed(at, Typed{typeName(ce->getType()), fd->getQualifiedNameAsString(), md && md->isConst(), fd->isNoReturn()});
+    return true;
+  }
+  // Both operands of a comparison, where Clang can evaluate them and the tokens alone could not
+  // (a name: a macro, an enumerator, a constant from a header).
+  bool VisitBinaryOperator(clang::BinaryOperator *bo) {
+    if (!bo->isComparisonOp() || bo->containsErrors() || bo->isValueDependent()) return true;
+    for (const clang::Expr *side : {bo->getLHS(), bo->getRHS()}) {
+      const clang::Expr *bare = side->IgnoreParenImpCasts();
+      if ((llvm::isa<clang::IntegerLiteral>(bare) && !side->getBeginLoc().isMacroID()) || side->isValueDependent() ||
+          !side->getType()->isIntegralOrEnumerationType())
+        continue;
+      clang::Expr::EvalResult r;
+      if (!side->EvaluateAsInt(r, ctx_)) continue;
+      auto b = fileOffset(side->getBeginLoc()), e = fileOffset(side->getEndLoc());
+      if (b && e) out_.facts.values[{*b, *e}] = r.Val.getInt().getExtValue();
+    }
+    return true;
+  }
   bool VisitVarDecl(clang::VarDecl *vd) {
+    if (!vd->isInvalidDecl() && vd->getIdentifier()) typed(vd->getLocation(), Typed{typeName(vd->getType()), "", false, false});
     const clang::Expr *init = vd->getInit();
     if (!init || !vd->getIdentifier() || !vd->getType()->isIntegralOrEnumerationType()) return true;
     if (!vd->isConstexpr() && !vd->getType().isConstQualified()) return true;
@@ -84,6 +140,7 @@ public:
   }
   // Each loop belongs to the innermost function (or lambda) body around it.
   void finish() {
+    out_.facts.functions = fns_;
     for (LoopSite &l : out_.facts.loops) {
       size_t best = SIZE_MAX;
       for (auto [b, e] : fns_)
@@ -133,6 +190,20 @@ struct Deadline {
   }
 };
 
+// Notes that an #include was not found (Clang goes on without it).
+class MissingIncludes : public clang::PPCallbacks {
+public:
+  explicit MissingIncludes(bool &missing) : missing_(missing) {}
+  void InclusionDirective(clang::SourceLocation, const clang::Token &, llvm::StringRef, bool, clang::CharSourceRange,
+                          const clang::FileEntry *file, llvm::StringRef, llvm::StringRef, const clang::Module *,
+                          clang::SrcMgr::CharacteristicKind) override {
+    if (!file) missing_ = true;
+  }
+
+private:
+  bool &missing_;
+};
+
 class Action : public clang::ASTFrontendAction {
 public:
   Action(Collected &out, Deadline &deadline) : out_(out), deadline_(deadline) {}
@@ -140,8 +211,10 @@ public:
     return std::make_unique<Consumer>(out_);
   }
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
-    // A missing header is skipped silently and the rest of the file is parsed.
+    // A missing header is skipped silently and the rest of the file is parsed; whether one was
+    // missing is recorded (the JSON says which files were analysed without full types).
     ci.getPreprocessor().SetSuppressIncludeNotFoundError(true);
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<MissingIncludes>(out_.missing_include));
     ci.getPreprocessor().setTokenWatcher([d = &deadline_](const clang::Token &t) { d->watch(t); });
     return true;
   }
@@ -353,8 +426,13 @@ ParseOutcome parseFile(const ParseRequest &req) {
     Collected again = parse(req.args, req.abs_path, rewritten, req.workdir, deadline);
     if (timedOut()) return out;
     for (auto &[k, v] : got.facts.constants) again.facts.constants.emplace(k, v);
+    for (auto &[k, v] : got.facts.typed) again.facts.typed.emplace(k, v);
+    for (auto &[k, v] : got.facts.values) again.facts.values.emplace(k, v);
+    again.facts.functions.insert(again.facts.functions.end(), got.facts.functions.begin(), got.facts.functions.end());
+    again.missing_include |= got.missing_include;
     got = std::move(again);
   }
+  got.facts.full_types = !got.missing_include;
   out.facts = std::move(got.facts);
   return out;
 }

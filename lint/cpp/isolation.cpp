@@ -147,6 +147,25 @@ std::string encodeOutcome(const ParseOutcome &out) {
     w.str(name);
     w.u64(static_cast<uint64_t>(value));
   }
+  w.u64(out.facts.typed.size());
+  for (const auto &[at, ty] : out.facts.typed) {
+    w.u64(at);
+    w.str(ty.type);
+    w.str(ty.callee);
+    w.u64((ty.const_method ? 1 : 0) | (ty.no_return ? 2 : 0));
+  }
+  w.u64(out.facts.values.size());
+  for (const auto &[at, value] : out.facts.values) {
+    w.u64(at.first);
+    w.u64(at.second);
+    w.u64(static_cast<uint64_t>(value));
+  }
+  w.u64(out.facts.full_types ? 1 : 0);
+  w.u64(out.facts.functions.size());
+  for (const auto &[b, e] : out.facts.functions) {
+    w.u64(b);
+    w.u64(e);
+  }
   return std::move(w.out);
 }
 
@@ -165,6 +184,28 @@ bool decodeOutcome(const std::string &bytes, ParseOutcome &out) {
   for (uint64_t i = 0; i < constants && r.ok; ++i) {
     std::string name = r.str();
     out.facts.constants[name] = static_cast<long long>(r.u64());
+  }
+  uint64_t typed = r.count(32);
+  for (uint64_t i = 0; i < typed && r.ok; ++i) {
+    size_t at = r.u64();
+    Typed ty;
+    ty.type = r.str();
+    ty.callee = r.str();
+    uint64_t flags = r.u64();
+    ty.const_method = flags & 1;
+    ty.no_return = flags & 2;
+    out.facts.typed[at] = std::move(ty);
+  }
+  uint64_t values = r.count(24);
+  for (uint64_t i = 0; i < values && r.ok; ++i) {
+    size_t b = r.u64(), e = r.u64();
+    out.facts.values[{b, e}] = static_cast<long long>(r.u64());
+  }
+  out.facts.full_types = r.u64() == 1;
+  uint64_t functions = r.count(16);
+  for (uint64_t i = 0; i < functions && r.ok; ++i) {
+    size_t b = r.u64(), e = r.u64();
+    out.facts.functions.emplace_back(b, e);
   }
   return r.done();
 }

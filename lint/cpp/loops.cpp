@@ -40,6 +40,12 @@ bool isNonOperation(const Tokens &t, size_t i) {
   const std::string &n = t[i].text;
   if (names.count(n) || isKeyword(n)) return true;
   std::string l = lower(n);
+  // Waits (the loop's cadence or backoff), assertions and checks, compare-and-swap.
+  if (l.find("sleep") != std::string::npos || l.rfind("wait", 0) == 0 || l.rfind("_wait", 0) == 0 ||
+      l.find("compare_exchange") != std::string::npos || l.rfind("assert_", 0) == 0 || l.rfind("expect_", 0) == 0 ||
+      l.rfind("check_", 0) == 0 || l.rfind("dcheck", 0) == 0 || l.find("likely") != std::string::npos ||
+      l.rfind("predict_", 0) == 0)
+    return true;
   if (l.find("log") != std::string::npos || l.find("rand") != std::string::npos ||
       l.find("uuid") != std::string::npos || l.find("jitter") != std::string::npos ||
       l.find("backoff") != std::string::npos || l.find("delay") != std::string::npos)
@@ -59,11 +65,14 @@ std::string firstWord(std::string_view name) {
   return lower(name.substr(b, e - b));
 }
 
-// Polling and readiness checks ask a question; they are not the failed operation.
-bool isQuery(std::string_view name) {
-  static const std::set<std::string> q = {"is", "has", "ready", "done", "poll", "peek", "wait", "exists", "running",
-                                          "alive", "healthy", "available", "finished", "completed", "pending",
-                                          "can", "should", "check", "query", "probe", "ping", "try", "connected"};
+// Readiness checks ask a question; they are not the failed operation. A name alone says so only
+// for accessors (is_ready(), HasLeader(), done()); a try_lock(), a Ping() or a CheckHealth() acts
+// and can fail, so it is an operation. Where Clang resolved the callee, a const member function is
+// a question whatever its name.
+bool isQueryName(std::string_view name) {
+  static const std::set<std::string> q = {"is", "has", "ready", "done", "peek", "exists", "running", "alive",
+                                          "healthy", "available", "finished", "completed", "pending", "should",
+                                          "connected", "empty", "full", "size", "contains", "valid"};
   return q.count(firstWord(name)) > 0;
 }
 
@@ -80,25 +89,12 @@ struct Body {
 
 class Analyzer {
 public:
-  Analyzer(const Tokens &t) : t(t) {}
+  Analyzer(const Tokens &t, const FileFacts *facts = nullptr) : t(t), facts_(facts) {}
   const Tokens &t;
+  const FileFacts *facts_;
 
   // Statements of a block or the single statement r.
-  std::vector<Range> children(Range r) const {
-    std::vector<Range> out;
-    if (r.b >= r.e) return out;
-    if (t.is(r.b, "{")) {
-      size_t end = std::min(t.close(r.b), r.e);
-      for (size_t i = r.b + 1; i < end;) {
-        size_t e = std::max(t.statementEnd(i), i + 1);
-        out.push_back({i, std::min(e, end)});
-        i = e;
-      }
-    } else {
-      out.push_back(r);
-    }
-    return out;
-  }
+  std::vector<Range> children(Range r) const { return statementsOf(t, r); }
 
   // Whether r holds a break/continue belonging to the loop, or a return/throw (the loop is left).
   bool has(Range r, bool wantExit, bool wantContinue) const {
@@ -119,18 +115,36 @@ public:
         i = end - 1;
         continue;
       }
-      if (wantExit && (s == "break" || s == "return" || s == "throw" || s == "co_return")) return true;
+      if (wantExit && (s == "break" || s == "return" || s == "throw" || s == "co_return" || fatal(i))) return true;
       if (wantContinue && s == "continue") return true;
     }
     return false;
   }
 
-  // Whether a block ends by leaving the loop (its last statement is return/throw/break).
+  // A call that never returns: CHECK(false), LOG(FATAL), abort(), exit(), std::terminate, or a
+  // callee Clang knows is [[noreturn]].
+  bool fatal(size_t i) const {
+    const std::string &s = t[i].text;
+    if (!isIdent(t[i]) || !t.is(i + 1, "(")) return false;
+    if ((s == "CHECK" || s == "DCHECK") && t.is(i + 2, "false") && t.is(i + 3, ")")) return true;
+    if (s.find("LOG") != std::string::npos && t.is(i + 2, "FATAL")) return true;
+    if ((s == "abort" || s == "exit" || s == "_exit" || s == "terminate" || s == "quick_exit") &&
+        !(i > 0 && (t.is(i - 1, ".") || t.is(i - 1, "->"))))
+      return true;
+    if (facts_) {
+      auto it = facts_->typed.find(t[i].offset);
+      if (it != facts_->typed.end() && it->second.no_return) return true;
+    }
+    return false;
+  }
+
+  // Whether a block ends by leaving the loop (its last statement is return/throw/break, or a
+  // call that never returns).
   bool endsWithExit(Range r) const {
     auto kids = children(r);
     if (kids.empty()) return false;
     const std::string &s = t[kids.back().b].text;
-    return s == "return" || s == "throw" || s == "break" || s == "co_return";
+    return s == "return" || s == "throw" || s == "break" || s == "co_return" || fatal(kids.back().b);
   }
 
   void walk(Range r, Body &b) const {
@@ -179,14 +193,28 @@ public:
     }
   }
 
+  bool isQuery(size_t i) const {
+    if (facts_) {
+      auto it = facts_->typed.find(t[i].offset);
+      if (it != facts_->typed.end() && !it->second.callee.empty()) return it->second.const_method || isQueryName(t[i].text);
+    }
+    return isQueryName(t[i].text);
+  }
+
   std::vector<size_t> opCalls(Range r) const {
     std::vector<size_t> out;
     for (size_t i = r.b; i + 1 < r.e && i + 1 < t.size(); ++i)
-      if (isIdent(t[i]) && t.is(i + 1, "(") && !isNonOperation(t, i) && !isQuery(t[i].text)) out.push_back(i);
+      if (isIdent(t[i]) && t.is(i + 1, "(") && !isNonOperation(t, i) && !isQuery(i)) out.push_back(i);
     return out;
   }
 
   std::optional<long long> eval(Range r, const std::map<std::string, long long> &consts) const {
+    // What Clang evaluated for exactly this operand (a macro from the compile database, an
+    // enumerator, a constant from a header).
+    if (facts_ && r.b < r.e && r.e <= t.size()) {
+      auto it = facts_->values.find({t[r.b].offset, t[r.e - 1].offset});
+      if (it != facts_->values.end()) return it->second;
+    }
     size_t i = r.b;
     std::function<std::optional<long long>()> expr, term, atom;
     atom = [&]() -> std::optional<long long> {
@@ -276,7 +304,7 @@ std::optional<Compare> findCompare(const Tokens &t, Range r, const std::string &
     size_t b = j + 1;
     while (b > r.b) {
       const std::string &s = t[b - 1].text;
-      if (s == ")" || s == "]") { size_t o = t.close(b - 1); if (o >= b) break; b = o; continue; }
+      if (s == ")" || s == "]") { size_t o = t.opening(b - 1); if (o >= b) break; b = o; continue; }
       if (s == "&&" || s == "||" || s == "(" || s == "!" || s == "?" || s == ";" || s == ",") break;
       --b;
     }
@@ -344,7 +372,7 @@ std::optional<std::vector<bool>> statusSet(const Tokens &t, Range cond) {
     if (t[i + 1].kind == Tok::Number && i > cond.b && isIdent(t[i - 1])) { num = &t[i + 1]; name = &t[i - 1]; }
     else if (i > cond.b && t[i - 1].kind == Tok::Number && isIdent(t[i + 1])) { num = &t[i - 1]; name = &t[i + 1]; op = flip(op); }
     else if (i > cond.b && t.is(i - 1, ")") && t[i + 1].kind == Tok::Number) {
-      size_t o = t.close(i - 1);
+      size_t o = t.opening(i - 1);
       if (o < i && o > cond.b && isIdent(t[o - 1])) { num = &t[i + 1]; name = &t[o - 1]; }
     }
     if (!num || !name || !std::regex_search(name->text, statusName)) continue;
@@ -370,7 +398,7 @@ std::string functionName(const Tokens &t, size_t fnBrace) {
   for (int guard = 0; j > 0 && guard < 40; ++guard) {
     --j;
     if (t.is(j, ")")) {
-      size_t o = t.close(j);
+      size_t o = t.opening(j);
       if (o < j && o > 0 && isIdent(t[o - 1]) && !isKeyword(t[o - 1].text)) {
         size_t b = o - 1;
         while (b >= 2 && t.is(b - 1, "::") && isIdent(t[b - 2])) b -= 2;
@@ -387,8 +415,39 @@ std::string functionName(const Tokens &t, size_t fnBrace) {
 
 } // namespace
 
-void analyseLoops(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
-  Analyzer a(t);
+// Loops Clang dropped from a body it kept (`for (…; attempt < MAX_TRIES; …)` with MAX_TRIES from
+// a missing header makes the whole statement invalid): found from the tokens, in the innermost body.
+std::vector<LoopSite> droppedLoops(const Tokens &t, const FileFacts &facts) {
+  std::set<size_t> known;
+  for (const LoopSite &l : facts.loops) known.insert(l.keyword_offset);
+  std::vector<LoopSite> out;
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    const std::string &k = t[i].text;
+    if (t[i].kind != Tok::Ident || (k != "for" && k != "while" && k != "do") || known.count(t[i].offset)) continue;
+    if (k != "do" && !t.is(i + 1, "(")) continue;
+    if (k == "while" && i > 0 && t.is(i - 1, "}")) { // the end of a do … while
+      size_t o = t.opening(i - 1);
+      if (o < t.size() && o > 0 && t.is(o - 1, "do")) continue;
+    }
+    LoopSite site{t[i].offset, 0, 0};
+    size_t best = SIZE_MAX;
+    for (auto [b, e] : facts.functions)
+      if (b < site.keyword_offset && site.keyword_offset < e && e - b < best) {
+        best = e - b;
+        site.fn_begin = b;
+        site.fn_end = e;
+      }
+    if (best != SIZE_MAX) out.push_back(site);
+  }
+  return out;
+}
+
+void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
+  FileFacts facts = given;
+  for (const LoopSite &l : droppedLoops(t, given)) facts.loops.push_back(l);
+  std::sort(facts.loops.begin(), facts.loops.end(),
+            [](const LoopSite &a, const LoopSite &b) { return a.keyword_offset < b.keyword_offset; });
+  Analyzer a(t, &facts);
   std::map<std::string, int> perFunction;
   std::set<size_t> seen;
   for (const LoopSite &site : facts.loops) {
@@ -397,7 +456,7 @@ void analyseLoops(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
     const std::string kind = t[kw].text;
     if (kind != "for" && kind != "while" && kind != "do") continue;
 
-    LoopView lv{t, {}, {}, {}, {}, {}, facts.constants};
+    LoopView lv{t, {}, {}, {}, {}, {}, facts.constants, &facts, {}, false};
     size_t fb = t.at(site.fn_begin);
     lv.fn = fb == std::string::npos ? Range{0, t.size()} : Range{fb, std::min(t.close(fb) + 1, t.size())};
     // Header and body.
@@ -442,23 +501,71 @@ void analyseLoops(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
         if (isIdent(t[i]) && (t[i + 1].text == "=" ) && i < calls.front()) opVars.insert(t[i].text);
     };
     for (Range s : body.stmts) collectOpVars(s);
+    // Out-parameters hold the outcome too: connect(ep, ec); if (!ec) …; Call(&status).
+    for (Range s : body.stmts)
+      for (size_t c : a.opCalls(s))
+        for (Range arg : callArgs(t, c + 1)) {
+          size_t b = arg.b;
+          bool address = t.is(b, "&");
+          if (address) ++b;
+          if (b + 1 != arg.e || !isIdent(t[b])) continue;
+          bool declaredHere = false;
+          for (const Write &w : writesOf(t, {lv.body.b, c}, t[b].text)) declaredHere |= w.declared;
+          // `ErrorCode ec;` has no initialiser: a declaration is a type name then the variable.
+          for (size_t k = lv.body.b + 1; k < c && !declaredHere; ++k)
+            declaredHere = t[k].text == t[b].text && isIdent(t[k - 1]) && t.is(k + 1, ";");
+          if (address || declaredHere) opVars.insert(t[b].text);
+        }
     auto refersToOp = [&](Range r) {
       if (!a.opCalls(r).empty()) return true;
       for (const auto &v : opVars) if (mentions(t, r, v)) return true;
       return false;
     };
 
-    bool tryRetry = false;
-    for (const TryInfo &ti : body.trys)
-      if (!a.opCalls(ti.block).empty())
-        for (const Handler &h : ti.handlers) tryRetry |= h.goesRound;
-    bool resultRetry = false;
-    if (kind != "for" && refersToOp(cond)) resultRetry = true;
-    for (const IfInfo &i : body.ifs)
-      if ((i.exits || i.continues) && refersToOp(i.cond)) resultRetry = true;
-
     const bool trivialCond = cond.b >= cond.e || (cond.e == cond.b + 1 && (t[cond.b].text == "true" || t[cond.b].text == "1"));
     const bool canExit = !trivialCond || a.has(lv.body, true, false);
+
+    // ---- Is it a retry? It leaves when the operation succeeded and goes round when it failed. ----
+    // A loop that goes round after success too (a consumer, a server, periodic work, a stream) is
+    // not, whatever its names; names only decide where the conditions' polarity is unknown.
+    auto outcome = [&](Range c) { return conditionOutcome(t, c, refersToOp, &facts); };
+    bool successExit = false, failureExit = false, unknownExit = false;
+    bool failureRound = false, successRound = false, unknownRound = false;
+    for (const IfInfo &i : body.ifs) {
+      if (!refersToOp(i.cond)) continue;
+      const Outcome o = outcome(i.cond);
+      if (i.exits && !i.continues) {
+        (o == Outcome::Success ? successExit : o == Outcome::Failure ? failureExit : unknownExit) = true;
+      } else if (i.continues) {
+        (o == Outcome::Failure ? failureRound : o == Outcome::Success ? successRound : unknownRound) = true;
+      }
+    }
+    if (!trivialCond && refersToOp(cond)) { // while (!connect()), do { … } while (!st.ok())
+      const Outcome o = outcome(cond);
+      if (o == Outcome::Failure) successExit = failureRound = lv.body_after_failure = kind != "do" || true;
+      if (kind == "do") lv.body_after_failure = false;
+      else if (o == Outcome::Success) successRound = true; // while (queue.pop(item)): a consumer
+      else unknownExit = true;
+    }
+    // The body's last statement leaves the loop: only a `continue` goes round.
+    bool endsExit = false;
+    if (auto kids = a.children(lv.body); !kids.empty()) {
+      const std::string &last = t[kids.back().b].text;
+      endsExit = last == "return" || last == "break" || last == "co_return";
+    }
+    if (endsExit && (failureRound || unknownRound)) successExit = true;
+    // try { op(); return / break / done = true; } catch (…) { go round }
+    bool tryRetry = false, tryRetryUnknown = false;
+    for (const TryInfo &ti : body.trys) {
+      if (a.opCalls(ti.block).empty()) continue;
+      bool round = false;
+      for (const Handler &h : ti.handlers) round |= h.goesRound;
+      if (!round) continue;
+      bool leaves = a.has(ti.block, true, false) || endsExit;
+      for (size_t i = cond.b; i < cond.e && !leaves; ++i)
+        if (isIdent(t[i]) && !writesOf(t, ti.block, t[i].text).empty()) leaves = true; // a success flag
+      (leaves ? tryRetry : tryRetryUnknown) = true;
+    }
 
     // The attempt counter.
     std::string counter;
@@ -476,9 +583,12 @@ void analyseLoops(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
     if (counter.empty()) counter = findInc(lv.body);
     if (counter.empty() && kind != "for") counter = findInc(cond);
     lv.counter = counter;
-    // A processing loop walks a collection with its counter: not a retry.
+    static const std::regex attemptName("attempt|retr|tries|try", std::regex::icase);
+    const bool attemptNamed = !counter.empty() && std::regex_search(counter, attemptName);
+    // A processing loop walks a collection with its counter, or hands it to the operation
+    // (bind(port + i), Send(items[i])): each pass does something else, not the same thing again.
     bool processing = false;
-    if (!counter.empty()) {
+    if (!counter.empty() && !attemptNamed) { // kDelays[attempt] is a backoff table, not a collection
       for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
         if ((t.is(i, "[") && mentions(t, {i + 1, t.close(i)}, counter)) ||
             ((t[i].text == "at" || t[i].text == "get") && t.is(i + 1, "(") && mentions(t, {i + 2, t.close(i + 1)}, counter)))
@@ -487,18 +597,77 @@ void analyseLoops(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
         if (t[i].text == "size" || t[i].text == "length" || t[i].text == "end" || t[i].text == "count" || t[i].text == "empty")
           processing = true;
     }
-
-    bool evidence = tryRetry;
-    for (size_t i = lv.body.b; i < lv.body.e && !evidence; ++i) {
-      std::string l = lower(t[i].text);
-      if (isIdent(t[i]) && (l.find("sleep") != std::string::npos || l == "wait_for" || l == "wait_until" ||
-                            l.find("retr") != std::string::npos || l.find("attempt") != std::string::npos ||
-                            l.find("backoff") != std::string::npos))
-        evidence = true;
+    {
+      // Variables that change from pass to pass: the for-increment's, recurrences (x = f(x),
+      // x += …, --x), element writes (s[2] = c), and what is computed from them in the body.
+      // An operation that takes one of them (as an argument or as its object) is a different
+      // operation each time round: iteration, a search, a degraded request, not a retry.
+      std::set<std::string> changing;
+      static const std::regex waitName("delay|backoff|wait|sleep|timeout|deadline|interval|budget|remaining", std::regex::icase);
+      auto consider = [&](const std::string &v) {
+        if (v.empty() || opVars.count(v) || (v == counter && attemptNamed) || std::regex_search(v, waitName)) return;
+        changing.insert(v);
+      };
+      for (size_t i = inc.b; i < inc.e; ++i)
+        if (isIdent(t[i]) && !t.is(i + 1, "(") && !t.is(i - 1, ".") && !t.is(i - 1, "->")) consider(t[i].text);
+      if (!counter.empty()) consider(counter);
+      for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
+        if (!isIdent(t[i]) || t.is(i - 1, ".") || t.is(i - 1, "->") || t.is(i - 1, "::")) continue;
+        const std::string &n = t[i].text;
+        if (t.is(i + 1, "++") || t.is(i + 1, "--") || t.is(i - 1, "++") || t.is(i - 1, "--") || t.is(i + 1, "+=") ||
+            t.is(i + 1, "-=") || t.is(i + 1, "*=") || t.is(i + 1, "/="))
+          consider(n);
+        else if (t.is(i + 1, "[") && t.is(t.close(i + 1) + 1, "=")) consider(n);
+        else if (t.is(i + 1, "=") && mentions(t, {i + 2, t.statementEnd(i)}, n)) consider(n);
+      }
+      for (int round = 0; round < 3; ++round) // derived: x = g(changing)
+        for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
+          if (!isIdent(t[i]) || !(t.is(i + 1, "=") || (t.is(i + 1, "(") && i > lv.body.b && isIdent(t[i - 1]) && !t.is(i - 1, "return"))) ||
+              changing.count(t[i].text) || t.is(i - 1, ".") || t.is(i - 1, "->"))
+            continue;
+          size_t e = t.statementEnd(i);
+          for (const auto &v : std::set<std::string>(changing))
+            if (mentions(t, {i + 2, e}, v)) { consider(t[i].text); break; }
+        }
+      for (size_t c : a.opCalls(lv.body)) {
+        Range args{c + 2, t.close(c + 1)};
+        size_t recv = c; // the object the call is made on: g->_rq.steal() -> g
+        while (recv >= 2 && (t.is(recv - 1, ".") || t.is(recv - 1, "->") || t.is(recv - 1, "::"))) {
+          recv -= 2;
+          if (t.is(recv, ")") || t.is(recv, "]")) break;
+        }
+        for (const auto &v : changing)
+          if (mentions(t, args, v) || (recv < c && t[recv].text == v)) processing = true;
+      }
     }
-    if (!counter.empty() && std::regex_search(counter, std::regex("attempt|retr|tries|try", std::regex::icase))) evidence = true;
 
-    if (!(tryRetry || resultRetry) || !canExit || !evidence || processing) continue;
+    // Evidence that the repetition is a retry and not a spin: a wait, a counter that bounds it,
+    // a caught failure that goes round, or names that say so.
+    bool waits = false, named = attemptNamed;
+    for (size_t i = lv.body.b; i < lv.body.e; ++i) {
+      if (!isIdent(t[i])) continue;
+      std::string l = lower(t[i].text);
+      if (l.find("sleep") != std::string::npos || l == "wait_for" || l == "wait_until") waits = true;
+      // A name that speaks of retrying or backing off (ShouldRetry(), opts.retry_delay, backoff_ms);
+      // "attempt" only as the counter (`moves_attempted_this_round_for_test_` counts something else).
+      if (l.find("retr") != std::string::npos || l.find("backoff") != std::string::npos) named = true;
+    }
+    bool counted = false;
+    if (!counter.empty()) {
+      counted = findCompare(t, cond, counter).has_value();
+      for (const IfInfo &i : body.ifs) counted |= i.exits && findCompare(t, i.cond, counter).has_value();
+    }
+
+    bool isRetry = false;
+    if (failureExit && !failureRound && !tryRetry && !waits) {
+      isRetry = false; // `if (n < 0) return error;`: failures leave, the loop goes on after success (a stream)
+    } else if (successExit || tryRetry) {
+      isRetry = waits || counted || named || tryRetry;
+    } else if (!failureExit && !successRound && (unknownExit || unknownRound || tryRetryUnknown)) {
+      isRetry = named; // polarity unknown: only a loop that says it retries
+    }
+    if (!isRetry || !canExit || processing) continue;
+    lv.refersToOp = refersToOp;
 
     // ---- a retry loop: the policy ----
     RetryPolicy p;
@@ -508,6 +677,18 @@ void analyseLoops(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
     p.component = "retry loop in " + (fname.empty() ? std::string("(file scope)") : fname + "()");
     p.anchor = "cpp/" + (fname.empty() ? std::string("-") : fname) + "/loop[" + std::to_string(index) + "]";
     p.where = spanOf(cx, t, kw, kw + 1);
+    // Test code repeats and polls on purpose (waiting for a server it started, a flaky
+    // expectation), and no outage multiplies it: its findings are advice, at note severity.
+    {
+      static const std::regex testPath(R"((^|/)(tests?|testing|unittests?|benchmarks?|testdata)/|[_-](test|tests|unittest|benchmark)\.[A-Za-z+]+$|(^|/)test_[^/]*$)",
+                                       std::regex::icase);
+      static const std::regex testFunction(R"(^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P|BENCHMARK)$|ForTests?$|^(.*::)?test[A-Z_])");
+      const std::string path = cx.src.path().str();
+      if (std::regex_search(path, testPath) || std::regex_search(fname, testFunction)) {
+        p.advisory = true;
+        p.used_by = "in test code";
+      }
+    }
     p.attempt_variable = counter;
     p.attempts_field = "attempts"; // counted from the loop: total tries, incl. the first
     p.attempts_count_retries = false;
@@ -577,8 +758,23 @@ void analyseLoops(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
         if (kind == "for" || !refersToOp(cond)) limited = true;
         scan(cond);
       }
-      for (const IfInfo &i : body.ifs)
-        if (i.exits) scan(i.cond);
+      for (const IfInfo &i : body.ifs) {
+        if (!i.exits && !i.continues) continue;
+        // `if (Now() < deadline) continue;` bounds the way round as `if (Now() > deadline) break;` does.
+        scan(i.cond);
+        if (!i.exits) continue;
+        // `request = shouldRetry(status); if (request == nullptr) throw …;`: a policy decides.
+        for (size_t k = i.cond.b; k < i.cond.e; ++k)
+          if (isIdent(t[k]) && !t.is(k + 1, "("))
+            for (const Write &w : writesOf(t, lv.body, t[k].text)) scan(w.value);
+      }
+      // ASSERT_LT(tries, kMax) returns from a test; CHECK_LT(tries, kMax) aborts.
+      if (!counter.empty())
+        for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
+          if (isIdent(t[i]) && t.is(i + 1, "(") &&
+              (t[i].text.rfind("ASSERT_", 0) == 0 || t[i].text.rfind("CHECK_", 0) == 0 || t[i].text == "CHECK") &&
+              mentions(t, {i + 2, t.close(i + 1)}, counter))
+            limited = true;
       if (!limited) {
         Span w = trivialCond ? (cond.b < cond.e ? spanOf(cx, t, cond.b, cond.e) : spanOf(cx, t, kw, kw + 1))
                              : spanOf(cx, t, cond.b, cond.e);

@@ -65,6 +65,11 @@ size_t Tokens::close(size_t open) const {
   return static_cast<size_t>(match_[open]);
 }
 
+size_t Tokens::opening(size_t close) const {
+  if (close >= toks_.size() || match_[close] < 0 || static_cast<size_t>(match_[close]) > close) return toks_.size();
+  return static_cast<size_t>(match_[close]);
+}
+
 size_t Tokens::statementEnd(size_t i) const {
   const size_t n = toks_.size();
   if (i >= n) return n;
@@ -138,6 +143,22 @@ Span spanOf(const ExtractContext &cx, const Tokens &t, size_t b, size_t e) {
   first.end_line = last.end_line;
   first.end_column = last.end_column;
   return first;
+}
+
+std::vector<Range> statementsOf(const Tokens &t, Range r) {
+  std::vector<Range> out;
+  if (r.b >= r.e) return out;
+  if (t.is(r.b, "{")) {
+    size_t end = std::min(t.close(r.b), r.e);
+    for (size_t i = r.b + 1; i < end;) {
+      size_t e = std::max(t.statementEnd(i), i + 1);
+      out.push_back({i, std::min(e, end)});
+      i = e;
+    }
+  } else {
+    out.push_back(r);
+  }
+  return out;
 }
 
 bool mentions(const Tokens &t, Range r, std::string_view name) {

@@ -203,6 +203,22 @@ std::vector<Range> callArgs(const Tokens &t, size_t open) {
   size_t c = t.close(open), b = open + 1;
   for (size_t i = b; i < c; ++i) {
     if (t.is(i, "(") || t.is(i, "[") || t.is(i, "{")) { i = t.close(i); continue; }
+    // Template arguments hold commas too: duration<double, std::milli>(wait).
+    if (t.is(i, "<") && i > b && isIdent(t[i - 1])) {
+      static const std::set<std::string_view> templates = {"duration", "duration_cast", "time_point", "static_cast",
+                                                           "pair", "tuple", "map", "array", "function", "ratio"};
+      if (templates.count(t[i - 1].text)) {
+        int depth = 0;
+        size_t j = i;
+        for (; j < c; ++j) {
+          if (t.is(j, "(") || t.is(j, "[") || t.is(j, "{")) { j = t.close(j); continue; }
+          if (t.is(j, "<")) ++depth;
+          else if (t.is(j, ">")) { if (--depth == 0) break; }
+          else if (t.is(j, ">>")) { depth -= 2; if (depth <= 0) break; }
+        }
+        if (j < c) { i = j; continue; }
+      }
+    }
     if (t.is(i, ",")) { out.push_back({b, i}); b = i + 1; }
   }
   if (b < c) out.push_back({b, c});
@@ -296,12 +312,19 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
     if (isIdent(t[i]) && isSleep(t[i].text) && t.is(i + 1, "(")) { call = i; break; }
   if (call == std::string::npos) {
     // A helper or macro named like a wait (Backoff(), WaitBeforeRetry(), RETRY_SLEEP()) may sleep.
+    // Given the delay (waitTimeoutOrShutdown(i * i * 1000)), it is read as a sleep of that delay.
     static const std::regex waitish("sleep|backoff|wait|delay|pause", std::regex::icase);
     for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
       if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, waitish)) {
+        if (callArgs(t, i + 1).size() == 1) {
+          call = i;
+          break;
+        }
         b.growth.origin = Origin::Unknown;
         return;
       }
+  }
+  if (call == std::string::npos) {
     b.growth = written(Growth::NoWait, p.where);
     b.jitter.origin = b.cap.origin = Origin::NotApplicable;
     return;
@@ -342,6 +365,13 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
       if (!isIdent(k) && k.text != "<<" && k.text != "*") continue;
       if (isIdent(k) && isRandom(k.text)) random = true;
       if (k.text == "min" || k.text == "clamp" || k.text == "Min") capped = true;
+      // `w * 2 > 800 ? 800 : w * 2`: a comparison chooses between the grown value and a bound.
+      if (k.text == "*" || isIdent(k)) {
+        for (size_t q = r.b; q < r.e; ++q)
+          if (t.is(q, "?"))
+            for (size_t c = r.b; c < q; ++c)
+              if (t.is(c, ">") || t.is(c, ">=") || t.is(c, "<") || t.is(c, "<=")) capped = true;
+      }
       if (k.text == "<<" || k.text == "pow" || k.text == "exp2" || k.text == "ldexp") {
         shifts = true;
         if (k.text == "pow" && t.is(i + 1, "(") && t[i + 2].kind == Tok::Number) factor = std::stod(t[i + 2].text);
@@ -401,8 +431,35 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
       b.initial = written(std::optional<Duration>(d), delaySpan);
     }
   } else {
-    for (size_t k = 1; k < parts.size() && !b.initial.value; ++k)
+    // The start is what the wait's variables hold before the loop: `milliseconds delay(10)`,
+    // `int wait = 100` slept as milliseconds(wait) or duration<double, std::milli>(wait). Values
+    // assigned inside the loop are later waits or caps (std::min(delay * 2, 500ms)), never the start.
+    std::optional<std::string> unit;
+    for (size_t i = delay.b; i < delay.e && !unit; ++i) {
+      if (isIdent(t[i]) && (t.is(i + 1, "(") || t.is(i + 1, "{")) && unitDuration(t[i].text, 1)) unit = t[i].text;
+      if (t[i].text == "milli") unit = "ms";
+      else if (t[i].text == "micro") unit = "us";
+      else if (t[i].text == "nano") unit = "ns";
+    }
+    for (const std::string &v : vars) {
+      if (b.initial.value) break;
+      for (const Write &w : writesOf(t, {lv.fn.b, lv.body.b}, v)) {
+        if (w.op != "=") continue;
+        std::optional<Duration> d = firstDuration(t, w.value);
+        if (!d && w.value.e == w.value.b + 1 && t[w.value.b].kind == Tok::Number) {
+          std::optional<std::string> u = unit;
+          if (w.declared && w.name_index > 0 && unitDuration(t[w.name_index - 1].text, 1)) u = t[w.name_index - 1].text;
+          if (u) try { d = unitDuration(*u, std::stod(t[w.value.b].text)); } catch (...) {}
+        }
+        if (d) b.initial = written(std::optional<Duration>(d), delaySpan);
+      }
+    }
+    for (size_t k = 1; k < parts.size() && !b.initial.value; ++k) {
+      bool inLoop = false;
+      for (const Write &w : loopWrites) inLoop |= w.value.b == parts[k].b;
+      if (inLoop) continue;
       if (auto d = firstDuration(t, parts[k])) b.initial = written(std::optional<Duration>(d), delaySpan);
+    }
   }
   if (!b.initial.value) b.initial.origin = Origin::Unknown;
   if (capped) {
