@@ -212,3 +212,18 @@ TEST(CppFrontend, FirstWaitIsTheValueBeforeTheLoop) {
   ASSERT_NE(helper, nullptr);
   EXPECT_NE(helper->backoff.growth.value, Growth::NoWait);
 }
+
+// Types are matched by what they are, not by their bare name: a messaging client's own
+// ClientConfiguration (Clang resolves it to pulsar::ClientConfiguration) is no AWS SDK client, so
+// no AWS default strategy is modelled for it (fixtures/cpp/own_client_configuration.cpp).
+TEST(CppFrontend, OwnClientConfigurationIsNotTheAwsSdks) {
+  std::ifstream in(std::string(RETRYLINT_SOURCE_DIR) + "/fixtures/cpp/own_client_configuration.cpp");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(extract("/tmp/retrylint-own-config.cpp", text).policies.empty());
+  // The SDK's own type, named through its namespace, still is.
+  FileModel aws = extract("/tmp/retrylint-aws-config.cpp",
+                          "#include <aws/core/client/ClientConfiguration.h>\nvoid f() {\n"
+                          "  Aws::Client::ClientConfiguration cfg;\n  cfg.requestTimeoutMs = 1000;\n}\n");
+  ASSERT_EQ(aws.policies.size(), 1u);
+  EXPECT_EQ(*aws.policies[0].max_attempts.value, 11);
+}

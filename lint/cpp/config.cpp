@@ -460,10 +460,26 @@ struct ConfigVar {
   bool assigned = false;
 };
 
-std::vector<ConfigVar> configVars(const Tokens &t) {
+// Whether the file uses the AWS SDK for C++ at all: an <aws/…> include or an `Aws::` name. A
+// messaging client's own `ClientConfiguration` (pulsar::ClientConfiguration) is not the SDK's.
+bool usesAwsSdk(const SourceFile &src, const Tokens &t) {
+  const std::string_view text = src.text();
+  if (text.find("<aws/") != std::string_view::npos || text.find("\"aws/") != std::string_view::npos) return true;
+  for (size_t i = 0; i + 1 < t.size(); ++i)
+    if (t[i].text == "Aws" && t.is(i + 1, "::")) return true;
+  return false;
+}
+
+std::vector<ConfigVar> configVars(const Tokens &t, const FileFacts &facts, bool aws) {
   std::vector<ConfigVar> out;
   for (size_t i = 0; i + 2 < t.size(); ++i) {
     if (t[i].text != "ClientConfiguration" || !isIdent(t[i + 1])) continue;
+    // The type as Clang resolved it decides; unresolved, the file must use the AWS SDK.
+    if (auto it = facts.typed.find(t[i + 1].offset); it != facts.typed.end() && !it->second.type.empty()) {
+      if (it->second.type.rfind("Aws::", 0) != 0) continue;
+    } else if (!aws) {
+      continue;
+    }
     const std::string &next = t[i + 2].text;
     if (next != ";" && next != "(" && next != "{" && next != "=") continue;
     if (next == "(") {
@@ -704,7 +720,7 @@ void customStrategies(const Tokens &t, const FileFacts &facts, ExtractContext &c
 }
 
 void awsStrategies(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
-  std::vector<ConfigVar> configs = configVars(t);
+  std::vector<ConfigVar> configs = configVars(t, facts, usesAwsSdk(cx.src, t));
   std::map<std::string, int> seen;
   auto configFor = [&](const std::string &name, size_t at) -> ConfigVar * {
     ConfigVar *best = nullptr;

@@ -42,6 +42,8 @@ bool isNonOperation(const Tokens &t, size_t i) {
   std::string l = lower(n);
   // Waits (the loop's cadence or backoff), assertions and checks, compare-and-swap.
   if (l.find("sleep") != std::string::npos || l.rfind("wait", 0) == 0 || l.rfind("_wait", 0) == 0 ||
+      (l.rfind("from", 0) == 0 && (l.find("second") != std::string::npos || l.find("milli") != std::string::npos ||
+                                   l.find("micro") != std::string::npos || l.find("nano") != std::string::npos)) ||
       l.find("compare_exchange") != std::string::npos || l.rfind("assert_", 0) == 0 || l.rfind("expect_", 0) == 0 ||
       l.rfind("check_", 0) == 0 || l.rfind("dcheck", 0) == 0 || l.find("likely") != std::string::npos ||
       l.rfind("predict_", 0) == 0)
@@ -128,7 +130,8 @@ public:
     if (!isIdent(t[i]) || !t.is(i + 1, "(")) return false;
     if ((s == "CHECK" || s == "DCHECK") && t.is(i + 2, "false") && t.is(i + 3, ")")) return true;
     if (s.find("LOG") != std::string::npos && t.is(i + 2, "FATAL")) return true;
-    if ((s == "abort" || s == "exit" || s == "_exit" || s == "terminate" || s == "quick_exit") &&
+    if ((s == "abort" || s == "exit" || s == "_exit" || s == "terminate" || s == "quick_exit" || s == "Fatal" ||
+         s == "fatal" || s == "die" || s == "panic" || s == "FatalError") &&
         !(i > 0 && (t.is(i - 1, ".") || t.is(i - 1, "->"))))
       return true;
     if (facts_) {
@@ -203,8 +206,16 @@ public:
 
   std::vector<size_t> opCalls(Range r) const {
     std::vector<size_t> out;
-    for (size_t i = r.b; i + 1 < r.e && i + 1 < t.size(); ++i)
-      if (isIdent(t[i]) && t.is(i + 1, "(") && !isNonOperation(t, i) && !isQuery(i)) out.push_back(i);
+    for (size_t i = r.b; i + 1 < r.e && i + 1 < t.size(); ++i) {
+      if (!isIdent(t[i]) || !t.is(i + 1, "(")) continue;
+      if (!isNonOperation(t, i) && !isQuery(i)) {
+        out.push_back(i);
+        continue;
+      }
+      // What a wait is given (its delay: MonoDelta::FromMilliseconds(ms), backoff.Next()) is no operation.
+      std::string l = lower(t[i].text);
+      if (l.find("sleep") != std::string::npos || l.rfind("wait", 0) == 0) i = std::max(i, std::min(t.close(i + 1), r.e) - 1);
+    }
     return out;
   }
 
@@ -498,7 +509,8 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
       auto calls = a.opCalls(s);
       if (calls.empty()) return;
       for (size_t i = s.b; i + 1 < s.e; ++i)
-        if (isIdent(t[i]) && (t[i + 1].text == "=" ) && i < calls.front()) opVars.insert(t[i].text);
+        if (isIdent(t[i]) && (t[i + 1].text == "=" ) && i < calls.front() && !t.is(i - 1, ".") && !t.is(i - 1, "->"))
+          opVars.insert(t[i].text);
     };
     for (Range s : body.stmts) collectOpVars(s);
     // Out-parameters hold the outcome too: connect(ep, ec); if (!ec) …; Call(&status).
@@ -620,6 +632,16 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
         else if (t.is(i + 1, "[") && t.is(t.close(i + 1) + 1, "=")) consider(n);
         else if (t.is(i + 1, "=") && mentions(t, {i + 2, t.statementEnd(i)}, n)) consider(n);
       }
+      // `addr.port = port;`: the object whose member is written from a changing value changes too.
+      for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
+        if (!t.is(i, "=") || i < 3) continue;
+        size_t root = i - 1;
+        while (root >= 2 && isIdent(t[root]) && (t.is(root - 1, ".") || t.is(root - 1, "->")) && isIdent(t[root - 2])) root -= 2;
+        if (root == i - 1 || !isIdent(t[root])) continue;
+        size_t e = t.statementEnd(i);
+        for (const auto &v : std::set<std::string>(changing))
+          if (mentions(t, {i + 1, e}, v)) { consider(t[root].text); break; }
+      }
       for (int round = 0; round < 3; ++round) // derived: x = g(changing)
         for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
           if (!isIdent(t[i]) || !(t.is(i + 1, "=") || (t.is(i + 1, "(") && i > lv.body.b && isIdent(t[i - 1]) && !t.is(i - 1, "return"))) ||
@@ -647,7 +669,7 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     for (size_t i = lv.body.b; i < lv.body.e; ++i) {
       if (!isIdent(t[i])) continue;
       std::string l = lower(t[i].text);
-      if (l.find("sleep") != std::string::npos || l == "wait_for" || l == "wait_until") waits = true;
+      if ((l.find("sleep") != std::string::npos || l == "wait_for" || l == "wait_until") && t.is(i + 1, "(")) waits = true;
       // A name that speaks of retrying or backing off (ShouldRetry(), opts.retry_delay, backoff_ms);
       // "attempt" only as the counter (`moves_attempted_this_round_for_test_` counts something else).
       if (l.find("retr") != std::string::npos || l.find("backoff") != std::string::npos) named = true;
@@ -658,8 +680,13 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
       for (const IfInfo &i : body.ifs) counted |= i.exits && findCompare(t, i.cond, counter).has_value();
     }
 
+    // `if (p) { …; break; } CHECK(false) << "cannot allocate";`: the way round ends the process.
+    bool fatalRound = false;
+    for (Range st : a.children(lv.body)) fatalRound |= a.fatal(st.b);
     bool isRetry = false;
-    if (failureExit && !failureRound && !tryRetry && !waits) {
+    if (fatalRound && !failureRound) {
+      isRetry = false;
+    } else if (failureExit && !failureRound && !tryRetry && !waits) {
       isRetry = false; // `if (n < 0) return error;`: failures leave, the loop goes on after success (a stream)
     } else if (successExit || tryRetry) {
       isRetry = waits || counted || named || tryRetry;
@@ -830,6 +857,128 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
           c.where = src ? spanOf(cx, t, src->cond.b, src->cond.e) : p.where;
           c.http_lo = lo;
           c.http_hi = hi;
+          p.retry_on.push_back(std::move(c));
+        }
+      }
+    }
+
+    // gRPC status codes: `if (st.error_code() == grpc::StatusCode::PERMISSION_DENIED) continue;`
+    // retries that code; `if (code == UNAVAILABLE) { sleep; continue; }` retries a transient one.
+    // A branch that goes round (or does not leave) on `== CODE` retries CODE; a leaving branch
+    // on `!= CODE`, or a loop condition `while (code == CODE)`, retries CODE too.
+    {
+      auto grpcCode = [&](Range r, bool &equal) -> std::optional<std::pair<int, size_t>> {
+        for (size_t i = r.b; i < r.e; ++i) {
+          if (!isIdent(t[i])) continue;
+          auto code = grpcCodeFromName(t[i].text);
+          if (!code || *code == 0) continue;
+          // only as a qualified enumerator or compared with a status/code value
+          bool qualified = t.is(i - 1, "::") && (t[i - 2].text == "StatusCode" || t[i - 2].text == "grpc");
+          size_t rel = SIZE_MAX;
+          for (size_t k = r.b; k < r.e; ++k)
+            if (t.is(k, "==") || t.is(k, "!=")) { rel = k; break; }
+          if (rel == SIZE_MAX) continue;
+          bool statusSide = false;
+          for (size_t k = r.b; k < rel; ++k) {
+            std::string l = lower(t[k].text);
+            statusSide |= l.find("code") != std::string::npos || l.find("status") != std::string::npos;
+          }
+          if (!qualified && !statusSide) continue;
+          equal = t.is(rel, "==");
+          return std::pair{*code, i};
+        }
+        return std::nullopt;
+      };
+      auto addGrpc = [&](int code, size_t at, Range cond) {
+        Condition c;
+        c.kind = Condition::Kind::GrpcStatus;
+        c.grpc_code = code;
+        c.text = t.join(cond.b, cond.e);
+        c.where = spanOf(cx, t, at, at + 1);
+        c.may_have_been_processed = grpcCodeMayHaveBeenProcessed(code);
+        if (c.may_have_been_processed) c.why_processed = grpcCodeName(code) + " can follow a call the server already acted on";
+        p.retry_on.push_back(std::move(c));
+      };
+      for (const IfInfo &i : body.ifs) {
+        // split `a || b` conditions into their parts
+        std::vector<Range> parts;
+        size_t b = i.cond.b;
+        for (size_t k = i.cond.b; k <= i.cond.e; ++k) {
+          if (k < i.cond.e && (t.is(k, "(") || t.is(k, "["))) { k = t.close(k); continue; }
+          if (k == i.cond.e || t.is(k, "||")) { parts.push_back({b, k}); b = k + 1; }
+        }
+        for (Range part : parts) {
+          bool equal = false;
+          auto got = grpcCode(part, equal);
+          if (!got) continue;
+          const bool goesRound = i.continues || !i.exits;
+          if ((equal && goesRound && (i.continues || !endsExit)) || (!equal && i.exits && !i.continues))
+            addGrpc(got->first, got->second, part);
+        }
+      }
+      if (!trivialCond) {
+        bool equal = false;
+        if (auto got = grpcCode(cond, equal); got && equal) addGrpc(got->first, got->second, cond);
+      }
+    }
+
+    // Non-idempotent requests sent by the loop (RL403): POST or PATCH through cpr, libcurl, Beast,
+    // cpprestsdk, or a method string, in the loop or where the request is built before it.
+    {
+      auto methodAt = [&](size_t i) -> std::optional<std::string> {
+        const std::string &k = t[i].text;
+        if (t[i].kind == Tok::String) {
+          if (k == "\"POST\"" || k == "\"PATCH\"") return k.substr(1, k.size() - 2);
+          return std::nullopt;
+        }
+        if (!isIdent(t[i])) return std::nullopt;
+        if ((k == "Post" || k == "Patch" || k == "PostAsync" || k == "PatchAsync") && t.is(i - 1, "::") && t[i - 2].text == "cpr")
+          return k.rfind("Post", 0) == 0 ? "POST" : "PATCH";
+        if (k == "CURLOPT_POST" || k == "CURLOPT_POSTFIELDS" || k == "CURLOPT_COPYPOSTFIELDS") return std::string("POST");
+        if ((k == "post" || k == "patch") && t.is(i - 1, "::") && t[i - 2].text == "verb") return k == "post" ? "POST" : "PATCH";
+        if ((k == "POST" || k == "PATCH") && t.is(i - 1, "::") && (t[i - 2].text == "methods" || t[i - 2].text == "verb" ||
+                                                                  t[i - 2].text == "HttpMethod" || t[i - 2].text == "Method"))
+          return k;
+        return std::nullopt;
+      };
+      for (size_t i = lv.fn.b; i < lv.body.e && p.methods.empty(); ++i)
+        if (auto m = methodAt(i)) p.methods.push_back(written(*m, spanOf(cx, t, i, i + 1)));
+      if (!p.methods.empty()) {
+        // What sends it again: 5xx statuses, exceptions (a timeout), or any failed call.
+        bool statusRetry = false;
+        for (const IfInfo &i : body.ifs)
+          if (auto st = statusSet(t, i.cond)) {
+            bool round = i.continues || !i.exits;
+            for (int code = 500; code < 600 && round; ++code)
+              if ((*st)[code] && httpCodeMayHaveBeenProcessed(code)) {
+                Condition c;
+                c.kind = Condition::Kind::HttpStatus;
+                c.text = t.join(i.cond.b, i.cond.e);
+                c.where = spanOf(cx, t, i.cond.b, i.cond.e);
+                c.http_lo = 500;
+                c.http_hi = 599;
+                c.may_have_been_processed = true;
+                c.why_processed = "a 5xx can come after the server acted on the request";
+                p.retry_on.push_back(std::move(c));
+                statusRetry = true;
+                break;
+              }
+          }
+        bool caught = false;
+        if (!statusRetry)
+          for (Condition &c : p.retry_on)
+            if (c.kind == Condition::Kind::ErrorName) {
+              caught = true;
+              c.may_have_been_processed = true;
+              c.why_processed = "an exception from the call (a timeout, a dropped connection) can come after the server acted";
+            }
+        if (!statusRetry && !caught && p.retry_on.empty()) { // `if (resp.ok()) return; sleep;`: every failure
+          Condition c;
+          c.kind = Condition::Kind::Transport;
+          c.text = "any failure";
+          c.where = p.where;
+          c.may_have_been_processed = true;
+          c.why_processed = "a failed call (a timeout, a dropped connection) may already have been acted on";
           p.retry_on.push_back(std::move(c));
         }
       }
