@@ -9,6 +9,7 @@
 #   ONLY="istio kong-deck" accuracy/run.sh  some of them
 #   RETRYLINT=build-bench/retrylint accuracy/run.sh
 #   REPOS=accuracy/cpp-repos.tsv OUT=accuracy/.out-cpp accuracy/run.sh   the C++ code bases
+#   POLICIES=1 …                           also list every retry policy found (for accuracy/recall.js)
 #
 # Sources: $ACCURACY_SRC (default accuracy/.src) holds one checkout per repository. A missing one is
 # made from a local mirror when $ACCURACY_MIRRORS holds <owner>+<name>/repo (a bare git directory),
@@ -57,6 +58,10 @@ while IFS=$'\t' read -r name repo commit paths _; do
   start=$(date +%s%N)
   rc=0
   (cd "$SRC/$name" && "$RL" --no-cache --format json -o "$OUT/$name.json" "${parts[@]}" 2>/dev/null) || rc=$?
+  # The retry policies found (for recall: accuracy/recall.js), with POLICIES=1.
+  if [ -n "${POLICIES:-}" ]; then
+    (cd "$SRC/$name" && "$RL" --no-cache --report layers --format json -o "$OUT/$name.policies.json" "${parts[@]}" 2>/dev/null) || true
+  fi
   end=$(date +%s%N)
   printf '%s\t%s\t%s\t%s\n' "$name" "$rc" "$(( (end - start) / 1000000 )) ms" "$repo@${commit:0:8}" >"$OUT/$name.status"
   echo "accuracy: $name exit $rc" >&2

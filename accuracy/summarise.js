@@ -13,7 +13,7 @@ const dir = process.argv[2];
 if (!dir) { console.error('usage: summarise.js OUT_DIR [--sample RULE N]'); process.exit(2); }
 const reports = [];
 for (const f of fs.readdirSync(dir).sort()) {
-  if (!f.endsWith('.json')) continue;
+  if (!f.endsWith('.json') || f.endsWith('.policies.json')) continue;
   const name = f.slice(0, -5);
   let status = [];
   try { status = fs.readFileSync(path.join(dir, name + '.status'), 'utf8').trim().split('\t'); } catch (e) {}

@@ -26,7 +26,7 @@ bool successWord(std::string_view name) {
 bool failureWord(std::string_view name) {
   static const std::regex re(
       "^(k_?)?(ec|err|errc|error|errno|failed|failure|fail|bad|is_?error|has_?error|is_?err|is_?fail(ed|ure)?|"
-      "is_?retr(y|i)able|should_?retry|retr(y|i)able|transient|is_?transient|timed_?out|is_?timeout|"
+      "is_?retr(y|i)able|should_?retry|retr(y|i)able|retry|try_?again|again|need_?retry|transient|is_?transient|timed_?out|is_?timeout|"
       "unavailable|e?again|e?intr|ewouldblock|busy|timeout|deadline_?exceeded|resource_?exhausted|aborted|"
       "internal|unknown|cancell?ed|econnrefused|econnreset|etimedout)$",
       std::regex::icase);
@@ -40,6 +40,12 @@ bool failureQuestion(std::string_view name) {
                              "conflict|exhausted|invalid|illegal|corrupt|refused|reset|denied|cancel|closed|exception)",
                              std::regex::icase);
   return std::regex_search(name.begin(), name.end(), re);
+}
+
+// An error constant: CURLE_SEND_ERROR, ERROR_WINHTTP_RESEND_REQUEST, E_FAIL, ECONNREFUSED.
+bool errorConstant(std::string_view name) {
+  static const std::regex re("^[A-Z0-9_]*(ERROR|ERR_|_ERR$|FAIL|TIMEOUT|TIMED_OUT|UNAVAILABLE|REFUSED|RESET|AGAIN|BUSY|ABORT)[A-Z0-9_]*$");
+  return std::regex_match(name.begin(), name.end(), re);
 }
 
 bool isRelOp(std::string_view s) { return s == "<" || s == "<=" || s == ">" || s == ">=" || s == "!=" || s == "=="; }
@@ -159,7 +165,9 @@ Outcome atomOutcome(const Tokens &t, Range r, const FileFacts *facts) {
         if ((op == "==") == (other == "false")) bare = flip(bare);
         o = (op == "==" || op == "!=") ? bare : Outcome::Unknown;
       } else if (!other.empty() && (op == "==" || op == "!=")) {
-        Outcome named = successWord(other) ? Outcome::Success : failureWord(other) ? Outcome::Failure : Outcome::Unknown;
+        Outcome named = successWord(other)                             ? Outcome::Success
+                        : failureWord(other) || errorConstant(other) ? Outcome::Failure
+                                                                     : Outcome::Unknown;
         // `code == UNAVAILABLE` fails; `code != EAGAIN` is everything else: leaving on it leaves on success.
         if (named == Outcome::Failure && op == "!=") o = Outcome::Success;
         else if (named == Outcome::Success && op == "!=") o = Outcome::Failure;

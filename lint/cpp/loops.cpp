@@ -40,6 +40,9 @@ bool isNonOperation(const Tokens &t, size_t i) {
   const std::string &n = t[i].text;
   if (names.count(n) || isKeyword(n)) return true;
   std::string l = lower(n);
+  // Clock reads (cpuwide_time_us(), gettimeofday, clock_gettime, steady_clock::now) measure, they do not act.
+  static const std::regex clock("(^|_)(time|clock)(_|$)|gettimeofday|clock_gettime|^now$|monotonic|elapsed", std::regex::icase);
+  if (std::regex_search(n, clock)) return true;
   // Waits (the loop's cadence or backoff), assertions and checks, compare-and-swap.
   if (l.find("sleep") != std::string::npos || l.rfind("wait", 0) == 0 || l.rfind("_wait", 0) == 0 ||
       (l.rfind("from", 0) == 0 && (l.find("second") != std::string::npos || l.find("milli") != std::string::npos ||
@@ -448,6 +451,28 @@ std::vector<LoopSite> droppedLoops(const Tokens &t, const FileFacts &facts) {
         site.fn_begin = b;
         site.fn_end = e;
       }
+    // A body Clang dropped whole (a destructor or a template member of a class it cannot see):
+    // the innermost block around the loop that opens like a function's, `name(…) quals {`.
+    if (best == SIZE_MAX)
+      for (size_t j = i; j-- > 0;) {
+        if (!t.is(j, "{") || t.close(j) < i || t.close(j) >= t.size()) continue;
+        size_t k = j;
+        while (k > 0 && (t[k - 1].text == "const" || t[k - 1].text == "noexcept" || t[k - 1].text == "override" ||
+                         t[k - 1].text == "final" || t[k - 1].text == "mutable"))
+          --k;
+        if (k == 0 || !t.is(k - 1, ")")) continue;
+        size_t open = t.opening(k - 1);
+        if (open == 0 || open >= t.size()) continue;
+        const std::string &name = t[open - 1].text;
+        if (name == "if" || name == "for" || name == "while" || name == "switch" || name == "catch") continue;
+        const bool callOperator = t.is(open - 1, ")") && t.opening(open - 1) > 0 && t.opening(open - 1) < t.size() &&
+                                  t[t.opening(open - 1) - 1].text == "operator";
+        if (!isIdent(t[open - 1]) && !t.is(open - 1, "]") && !callOperator) continue;
+        site.fn_begin = t[j].offset;
+        site.fn_end = t[t.close(j)].offset + 1;
+        best = 0;
+        break;
+      }
     if (best != SIZE_MAX) out.push_back(site);
   }
   return out;
@@ -605,25 +630,41 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
         if ((t.is(i, "[") && mentions(t, {i + 1, t.close(i)}, counter)) ||
             ((t[i].text == "at" || t[i].text == "get") && t.is(i + 1, "(") && mentions(t, {i + 2, t.close(i + 1)}, counter)))
           processing = true;
+      static const std::regex sizeName("(size|length|count|num|end|empty)$", std::regex::icase);
       for (size_t i = cond.b; i < cond.e; ++i)
-        if (t[i].text == "size" || t[i].text == "length" || t[i].text == "end" || t[i].text == "count" || t[i].text == "empty")
-          processing = true;
+        if (isIdent(t[i]) && std::regex_search(t[i].text, sizeName)) processing = true;
     }
     {
       // Variables that change from pass to pass: the for-increment's, recurrences (x = f(x),
       // x += …, --x), element writes (s[2] = c), and what is computed from them in the body.
       // An operation that takes one of them (as an argument or as its object) is a different
       // operation each time round: iteration, a search, a degraded request, not a retry.
-      std::set<std::string> changing;
+      std::set<std::string> changing, indexed;
+      // Statements of nested loops iterate on their own (an iterator walked in an inner loop).
+      std::vector<Range> nestedLoops;
+      for (size_t i = lv.body.b + 1; i < lv.body.e; ++i)
+        if (t[i].text == "for" || t[i].text == "while" || t[i].text == "do") {
+          size_t e = t.statementEnd(i);
+          nestedLoops.push_back({i, e});
+          i = std::max(i, e - 1);
+        }
+      auto inNested = [&](size_t i) {
+        for (Range r : nestedLoops)
+          if (r.b <= i && i < r.e) return true;
+        return false;
+      };
       static const std::regex waitName("delay|backoff|wait|sleep|timeout|deadline|interval|budget|remaining", std::regex::icase);
-      auto consider = [&](const std::string &v) {
-        if (v.empty() || opVars.count(v) || (v == counter && attemptNamed) || std::regex_search(v, waitName)) return;
+      // A result of the operation is not an input that changes; a value computed from one that
+      // changes is (gen = sk_value(gens, i)), force.
+      auto consider = [&](const std::string &v, bool force = false) {
+        if (v.empty() || (opVars.count(v) && !force) || (v == counter && attemptNamed) || std::regex_search(v, waitName)) return;
         changing.insert(v);
       };
       for (size_t i = inc.b; i < inc.e; ++i)
         if (isIdent(t[i]) && !t.is(i + 1, "(") && !t.is(i - 1, ".") && !t.is(i - 1, "->")) consider(t[i].text);
       if (!counter.empty()) consider(counter);
       for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
+        if (inNested(i)) continue;
         if (!isIdent(t[i]) || t.is(i - 1, ".") || t.is(i - 1, "->") || t.is(i - 1, "::")) continue;
         const std::string &n = t[i].text;
         if (t.is(i + 1, "++") || t.is(i + 1, "--") || t.is(i - 1, "++") || t.is(i - 1, "--") || t.is(i + 1, "+=") ||
@@ -647,11 +688,42 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
           if (!isIdent(t[i]) || !(t.is(i + 1, "=") || (t.is(i + 1, "(") && i > lv.body.b && isIdent(t[i - 1]) && !t.is(i - 1, "return"))) ||
               changing.count(t[i].text) || t.is(i - 1, ".") || t.is(i - 1, "->"))
             continue;
+          if (inNested(i)) continue;
           size_t e = t.statementEnd(i);
           for (const auto &v : std::set<std::string>(changing))
-            if (mentions(t, {i + 2, e}, v)) { consider(t[i].text); break; }
+            if (mentions(t, {i + 2, e}, v)) {
+              consider(t[i].text, true);
+              // g = groups[s % n], c = &sub_done(i)->cntl: an element chosen by the changing value
+              for (size_t k = i + 2; k < e; ++k) {
+                if (t.is(k, "[") && mentions(t, {k + 1, t.close(k)}, v)) indexed.insert(t[i].text);
+                if (t.is(k, "(") && k > 0 && isIdent(t[k - 1]))
+                  for (Range arg : callArgs(t, k))
+                    if (arg.e == arg.b + 1 && t[arg.b].text == v) indexed.insert(t[i].text);
+              }
+              break;
+            }
         }
-      for (size_t c : a.opCalls(lv.body)) {
+      // The retried operation: the calls whose result decides whether the loop leaves (in a
+      // condition, or assigned to a variable a condition reads, or in a try block that goes round).
+      std::vector<size_t> decisive;
+      std::vector<Range> conds;
+      for (const IfInfo &i : body.ifs) conds.push_back(i.cond);
+      if (!trivialCond) conds.push_back(cond);
+      for (Range c : conds)
+        for (size_t k : a.opCalls(c)) decisive.push_back(k);
+      for (Range st : body.stmts) {
+        bool decides = false;
+        for (size_t k = st.b; k + 1 < st.e && !decides; ++k)
+          if (isIdent(t[k]) && opVars.count(t[k].text))
+            for (Range c : conds) decides |= mentions(t, c, t[k].text);
+        if (decides)
+          for (size_t k : a.opCalls(st)) decisive.push_back(k);
+      }
+      for (const TryInfo &ti : body.trys)
+        for (size_t k : a.opCalls(ti.block)) decisive.push_back(k);
+      if (decisive.empty()) decisive = a.opCalls(lv.body);
+      for (size_t c : decisive) {
+        if (inNested(c)) continue;
         Range args{c + 2, t.close(c + 1)};
         size_t recv = c; // the object the call is made on: g->_rq.steal() -> g
         while (recv >= 2 && (t.is(recv - 1, ".") || t.is(recv - 1, "->") || t.is(recv - 1, "::"))) {
@@ -659,7 +731,7 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
           if (t.is(recv, ")") || t.is(recv, "]")) break;
         }
         for (const auto &v : changing)
-          if (mentions(t, args, v) || (recv < c && t[recv].text == v)) processing = true;
+          if (mentions(t, args, v) || (recv < c && t[recv].text == v && (v == counter || indexed.count(v)))) processing = true;
       }
     }
 
@@ -669,10 +741,12 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     for (size_t i = lv.body.b; i < lv.body.e; ++i) {
       if (!isIdent(t[i])) continue;
       std::string l = lower(t[i].text);
-      if ((l.find("sleep") != std::string::npos || l == "wait_for" || l == "wait_until") && t.is(i + 1, "(")) waits = true;
+      // A timed wait; `cv.wait(lock)` / `sem_wait(&s)` block until notified: no backoff, no retry evidence.
+      if ((l.find("sleep") != std::string::npos || (l.rfind("wait", 0) == 0 && l != "wait")) && t.is(i + 1, "(")) waits = true;
       // A name that speaks of retrying or backing off (ShouldRetry(), opts.retry_delay, backoff_ms);
       // "attempt" only as the counter (`moves_attempted_this_round_for_test_` counts something else).
-      if (l.find("retr") != std::string::npos || l.find("backoff") != std::string::npos) named = true;
+      if ((l.find("retr") != std::string::npos || l.find("backoff") != std::string::npos) && l.find("eintr") == std::string::npos)
+        named = true;
     }
     bool counted = false;
     if (!counter.empty()) {
@@ -686,13 +760,14 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     bool isRetry = false;
     if (fatalRound && !failureRound) {
       isRetry = false;
-    } else if (failureExit && !failureRound && !tryRetry && !waits) {
+    } else if (failureExit && !failureRound && !unknownRound && !tryRetry && !waits && !named) {
       isRetry = false; // `if (n < 0) return error;`: failures leave, the loop goes on after success (a stream)
     } else if (successExit || tryRetry) {
       isRetry = waits || counted || named || tryRetry;
     } else if (!failureExit && !successRound && (unknownExit || unknownRound || tryRetryUnknown)) {
       isRetry = named; // polarity unknown: only a loop that says it retries
     }
+    if (getenv("RL_DEBUG")) fprintf(stderr, "DEBUG line %d: sE=%d fE=%d uE=%d fR=%d sR=%d uR=%d endsExit=%d try=%d/%d waits=%d counted=%d named=%d processing=%d canExit=%d fatal=%d counter=%s\n", spanOf(cx,t,kw,kw+1).line, successExit, failureExit, unknownExit, failureRound, successRound, unknownRound, endsExit, tryRetry, tryRetryUnknown, waits, counted, named, processing, canExit, fatalRound, counter.c_str());
     if (!isRetry || !canExit || processing) continue;
     lv.refersToOp = refersToOp;
 

@@ -316,7 +316,12 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
     static const std::regex waitish("sleep|backoff|wait|delay|pause", std::regex::icase);
     for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
       if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, waitish)) {
-        if (callArgs(t, i + 1).size() == 1) {
+        // cv.wait(lock), sem_wait(&s): a wait for a notification, not a delay.
+        if (lower(t[i].text) == "wait" || lower(t[i].text) == "sem_wait") continue;
+        auto as = callArgs(t, i + 1);
+        bool delayLike = as.size() == 1 && !(as[0].e == as[0].b + 1 && isIdent(t[as[0].b]) &&
+                                             lower(t[as[0].b].text).find("lock") != std::string::npos);
+        if (delayLike) {
           call = i;
           break;
         }
