@@ -227,3 +227,29 @@ TEST(CppFrontend, OwnClientConfigurationIsNotTheAwsSdks) {
   ASSERT_EQ(aws.policies.size(), 1u);
   EXPECT_EQ(*aws.policies[0].max_attempts.value, 11);
 }
+
+// Retries whose load lands on nothing remote (an in-process queue) or that fail over to a newly
+// picked node are advice: their findings are notes, and say why (fixtures/cpp/retry_shapes.cpp).
+TEST(CppFrontend, LocalAndFailoverRetriesAreAdvice) {
+  std::ifstream in(std::string(RETRYLINT_SOURCE_DIR) + "/fixtures/cpp/retry_shapes.cpp");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  FileModel m = extract("/tmp/retrylint-shapes.cpp", text);
+  int local = 0, failover = 0, plain = 0;
+  for (const RetryPolicy &p : m.policies) {
+    if (p.used_by.find("local resource") != std::string::npos) ++local;
+    else if (p.used_by.find("newly chosen") != std::string::npos) ++failover;
+    else if (!p.advisory) ++plain;
+    if (!p.used_by.empty()) EXPECT_TRUE(p.advisory) << p.component;
+  }
+  EXPECT_EQ(local, 1);
+  EXPECT_EQ(failover, 1);
+  EXPECT_GE(plain, 8);
+  // The nested bound makes the reconnect loop bounded (no RL201), the count unknown.
+  bool sawReplica = false;
+  for (const RetryPolicy &p : m.policies)
+    if (p.component.find("ReplicaOf") != std::string::npos) {
+      sawReplica = true;
+      EXPECT_EQ(p.max_attempts.origin, Origin::Unknown);
+    }
+  EXPECT_TRUE(sawReplica);
+}

@@ -117,6 +117,14 @@ Outcome conditionOutcome(const Tokens &t, Range cond, const std::function<bool(R
                          const FileFacts *facts);
 Outcome flip(Outcome o);
 
+// loops.cpp: the qualified name of the function whose body opens at token `fnBrace` ("" when
+// none), and the advisory mark of retries in test code.
+std::string functionName(const Tokens &t, size_t fnBrace);
+void markTestCode(const ExtractContext &cx, const std::string &function, RetryPolicy &p);
+// recursion.cpp: a function that calls itself again after a failure, with its own arguments and
+// a flag or count (`return Acquire(x, /*retry_allowed=*/false);` in a catch): a retry.
+void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &cx);
+
 // wait.cpp: the wait between attempts.
 void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
 // logs.cpp: log calls in the loop and its catch blocks.

@@ -461,8 +461,9 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   // No loop that could be a retry loop and no retry library configuration (lint/cpp/config.cpp):
   // Clang has nothing to find here.
   auto mentionsRetryLibrary = [&] {
+    // (and retries written as recursion, lint/cpp/recursion.cpp: a catch handler that calls again)
     for (const char *word : {"RetryStrategy", "ClientConfiguration", "SetServiceConfigJSON", "GRPC_ARG_SERVICE_CONFIG",
-                             "grpc.service_config"})
+                             "grpc.service_config", "retry", "Retry", "RETRY"})
       if (src.text().find(word) != std::string::npos) return true;
     return false;
   };
@@ -475,6 +476,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   }
   tokenConstants(toks, got.facts.constants);
   analyseLoops(toks, got.facts, cx);
+  analyseRecursion(toks, got.facts, cx);
   analyseConfig(toks, got.facts, cx);
 }
 

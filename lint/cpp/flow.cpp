@@ -221,12 +221,14 @@ Outcome conditionOutcome(const Tokens &t, Range cond, const std::function<bool(R
     }
   }
   atoms.push_back({b, cond.e});
+  // A part whose polarity is unknown abstains (`rc != CURLE_UNSUPPORTED_PROTOCOL && rc !=
+  // CURLE_SEND_ERROR`); parts that disagree make the whole unknown.
   Outcome vote = Outcome::Unknown;
   bool any = false;
   for (Range a : atoms) {
     if (a.b >= a.e || !refersToOp(a)) continue;
     Outcome o = atomOutcome(t, a, facts);
-    if (o == Outcome::Unknown) return Outcome::Unknown;
+    if (o == Outcome::Unknown) continue;
     if (any && o != vote) return Outcome::Unknown;
     vote = o;
     any = true;

@@ -74,6 +74,11 @@ private:
         if (t.is(thenE, "else")) other = {thenE + 1, s.e};
         Outcome o = lv_.refersToOp && lv_.refersToOp(cond) ? conditionOutcome(t, cond, lv_.refersToOp, lv_.facts) : Outcome::Unknown;
         State thenSt = o == Outcome::Success ? State::Excluded : o == Outcome::Failure ? State::Failure : st;
+        // `if (errors == kThreshold) LOG(…)`, `if (attempt >= max)`: the give-up or escalation branch.
+        if (!lv_.counter.empty() && mentions(t, cond, lv_.counter)) {
+          for (size_t k = cond.b; k < cond.e; ++k)
+            if (t.is(k, "==") || t.is(k, ">=") || t.is(k, ">")) thenSt = State::Excluded;
+        }
         State elseSt = o == Outcome::Success ? State::Failure : o == Outcome::Failure ? State::Excluded : st;
         if (st == State::Excluded) thenSt = elseSt = State::Excluded;
         if (endsByLeaving(t, then)) thenSt = State::Excluded;
@@ -173,6 +178,8 @@ void findLogs(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
       head = i >= 2 && t.is(i - 1, "::") ? i - 2 : i;
     }
     if (call.empty()) continue;
+    // Throttled logs (LOG_EVERY_SECOND, LOG_EVERY_N, LOG_FIRST_N) do not flood; they are summaries.
+    if (n.find("EVERY") != std::string::npos || n.find("FIRST_N") != std::string::npos) continue;
     // Debug-level logs (VLOG, DVLOG, DLOG, spdlog::debug, LOG(DEBUG)) are off where incidents happen.
     {
       std::string l = lower(call);

@@ -406,7 +406,7 @@ std::optional<std::vector<bool>> statusSet(const Tokens &t, Range cond) {
   return acc;
 }
 
-std::string functionName(const Tokens &t, size_t fnBrace) {
+std::string functionNameAt(const Tokens &t, size_t fnBrace) {
   // ... name ( params ) qualifiers {
   size_t j = fnBrace;
   for (int guard = 0; j > 0 && guard < 40; ++guard) {
@@ -428,6 +428,22 @@ std::string functionName(const Tokens &t, size_t fnBrace) {
 }
 
 } // namespace
+
+
+// Test code repeats and polls on purpose (waiting for a server it started, a flaky expectation),
+// and no outage multiplies it: its retry findings are advice, at note severity.
+void markTestCode(const ExtractContext &cx, const std::string &function, RetryPolicy &p) {
+  static const std::regex testPath(R"((^|/)(tests?|testing|unittests?|benchmarks?|testdata)/|[_-](test|tests|unittest|benchmark)\.[A-Za-z+]+$|(^|/)test_[^/]*$)",
+                                   std::regex::icase);
+  static const std::regex testFunction(R"(^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P|BENCHMARK)$|ForTests?$|^(.*::)?test[A-Z_])");
+  if (std::regex_search(cx.src.path().str(), testPath) || std::regex_search(function, testFunction)) {
+    p.advisory = true;
+    p.used_by = "in test code";
+  }
+}
+
+std::string functionName(const Tokens &t, size_t fnBrace) { return functionNameAt(t, fnBrace); }
+
 
 // Loops Clang dropped from a body it kept (`for (…; attempt < MAX_TRIES; …)` with MAX_TRIES from
 // a missing header makes the whole statement invalid): found from the tokens, in the innermost body.
@@ -631,8 +647,10 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
             ((t[i].text == "at" || t[i].text == "get") && t.is(i + 1, "(") && mentions(t, {i + 2, t.close(i + 1)}, counter)))
           processing = true;
       static const std::regex sizeName("(size|length|count|num|end|empty)$", std::regex::icase);
-      for (size_t i = cond.b; i < cond.e; ++i)
-        if (isIdent(t[i]) && std::regex_search(t[i].text, sizeName)) processing = true;
+      for (size_t i = cond.b; i < cond.e; ++i) // v.size(), n->count, sk_X_num(gens): not a retry_count variable
+        if (isIdent(t[i]) && std::regex_search(t[i].text, sizeName) &&
+            (t.is(i + 1, "(") || t.is(i - 1, ".") || t.is(i - 1, "->")))
+          processing = true;
     }
     {
       // Variables that change from pass to pass: the for-increment's, recurrences (x = f(x),
@@ -731,7 +749,10 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
           if (t.is(recv, ")") || t.is(recv, "]")) break;
         }
         for (const auto &v : changing)
-          if (mentions(t, args, v) || (recv < c && t[recv].text == v && (v == counter || indexed.count(v)))) processing = true;
+          if (mentions(t, args, v) || (recv < c && t[recv].text == v && (v == counter || indexed.count(v)))) {
+            processing = true;
+            if (getenv("RL_DEBUG")) fprintf(stderr, "DEBUG processing: %s uses %s\n", t[c].text.c_str(), v.c_str());
+          }
       }
     }
 
@@ -757,8 +778,20 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     // `if (p) { …; break; } CHECK(false) << "cannot allocate";`: the way round ends the process.
     bool fatalRound = false;
     for (Range st : a.children(lv.body)) fatalRound |= a.fatal(st.b);
+    // A worker: the pass starts by blocking for the next event or item (`_fetch_events()`,
+    // `queue.pop()`, `cv.wait_for(…)`); a failure there is handed back, not re-issued.
+    bool worker = false;
+    if (auto kids = a.children(lv.body); !kids.empty()) {
+      static const std::regex next("fetch_?events|^wait_?for$|dequeue|^pop|^take$|next_?event|^receive|^recv$|get_?next",
+                                   std::regex::icase);
+      Range first = kids.front();
+      for (size_t i = first.b; i + 1 < first.e && !worker; ++i)
+        worker = isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, next);
+    }
     bool isRetry = false;
-    if (fatalRound && !failureRound) {
+    if (worker) {
+      isRetry = false;
+    } else if (fatalRound && !failureRound) {
       isRetry = false;
     } else if (failureExit && !failureRound && !unknownRound && !tryRetry && !waits && !named) {
       isRetry = false; // `if (n < 0) return error;`: failures leave, the loop goes on after success (a stream)
@@ -779,18 +812,46 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     p.component = "retry loop in " + (fname.empty() ? std::string("(file scope)") : fname + "()");
     p.anchor = "cpp/" + (fname.empty() ? std::string("-") : fname) + "/loop[" + std::to_string(index) + "]";
     p.where = spanOf(cx, t, kw, kw + 1);
-    // Test code repeats and polls on purpose (waiting for a server it started, a flaky
-    // expectation), and no outage multiplies it: its findings are advice, at note severity.
-    {
-      static const std::regex testPath(R"((^|/)(tests?|testing|unittests?|benchmarks?|testdata)/|[_-](test|tests|unittest|benchmark)\.[A-Za-z+]+$|(^|/)test_[^/]*$)",
+    markTestCode(cx, fname, p);
+    // What is retried decides whose load the retries add to. A local resource (an in-process
+    // queue, a syscall that said EAGAIN, a local subprocess, libuv, an allocation) loads nothing
+    // remote; an attempt on a newly chosen connection or node is failover. Both are advice.
+    if (!p.advisory) {
+      static const std::regex local("^(push|pop|steal|enqueue|dequeue|try_?push|try_?pop|push_locked|get_object|malloc|"
+                                    "realloc|alloc|uv_|pthread_|sem_|popen|system|read_command_output|close|"
+                                    "reserve|try_?reserve)",
+                                    std::regex::icase);
+      static const std::regex again("^E(AGAIN|WOULDBLOCK|INTR|OVERCROWDED)$");
+      static const std::regex failover("^_?(fetch|pick|choose|select_?(node|server|host)|next_?(node|host|server|endpoint)|"
+                                       "ExtractOrCreate|get_?node|_get_node|acquire_?conn)",
                                        std::regex::icase);
-      static const std::regex testFunction(R"(^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P|BENCHMARK)$|ForTests?$|^(.*::)?test[A-Z_])");
-      const std::string path = cx.src.path().str();
-      if (std::regex_search(path, testPath) || std::regex_search(fname, testFunction)) {
+      // The operations the loop's conditions test (or whose results they test).
+      std::vector<size_t> ops;
+      std::vector<Range> tested{cond};
+      for (const IfInfo &i : body.ifs) tested.push_back(i.cond);
+      for (Range c : tested) for (size_t k : a.opCalls(c)) ops.push_back(k);
+      for (Range st : body.stmts) {
+        bool decides = false;
+        for (size_t k = st.b; k < st.e && !decides; ++k)
+          if (isIdent(t[k]) && opVars.count(t[k].text))
+            for (Range c : tested) decides |= mentions(t, c, t[k].text);
+        if (decides) for (size_t k : a.opCalls(st)) ops.push_back(k);
+      }
+      bool allLocal = !ops.empty(), eagain = false, pick = false;
+      for (size_t k : ops) allLocal &= std::regex_search(t[k].text, local);
+      for (size_t i = lv.body.b; i < lv.body.e; ++i) {
+        if (isIdent(t[i]) && std::regex_match(t[i].text, again)) eagain = true;
+        if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, failover)) pick = true;
+      }
+      if (allLocal || eagain) {
         p.advisory = true;
-        p.used_by = "in test code";
+        p.used_by = "a local resource: nothing remote takes the retries";
+      } else if (pick) {
+        p.advisory = true;
+        p.used_by = "each attempt goes to a newly chosen connection or node";
       }
     }
+
     p.attempt_variable = counter;
     p.attempts_field = "attempts"; // counted from the loop: total tries, incl. the first
     p.attempts_count_retries = false;
@@ -869,6 +930,24 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
         for (size_t k = i.cond.b; k < i.cond.e; ++k)
           if (isIdent(t[k]) && !t.is(k + 1, "("))
             for (const Write &w : writesOf(t, lv.body, t[k].text)) scan(w.value);
+      }
+      // `if (++retries > max_retry) throw …;` anywhere in the body (a nested loop included).
+      for (size_t i = lv.body.b; i + 1 < lv.body.e && !limited; ++i) {
+        if (!t.is(i, "if") || !t.is(i + 1, "(")) continue;
+        Range c{i + 2, t.close(i + 1)};
+        bool counts = false;
+        for (size_t k = c.b; k < c.e; ++k)
+          counts |= (t.is(k, "++") || t.is(k + 1, "++")) && isIdent(t[k + (t.is(k, "++") ? 1 : 0)]);
+        for (size_t k = c.b; k < c.e && !counts; ++k) // `++retries;` earlier, `if (retries > max)` here
+          if (isIdent(t[k]))
+            for (size_t m = lv.body.b; m + 1 < lv.body.e && !counts; ++m)
+              counts = t[m].text == t[k].text && (t.is(m + 1, "++") || t.is(m - 1, "++")) && !t.is(m - 1, ".");
+        bool compares = false;
+        for (size_t k = c.b; k < c.e; ++k) compares |= t.is(k, ">") || t.is(k, ">=") || t.is(k, "==");
+        size_t te = t.statementEnd(c.e + 1);
+        bool leaves = false;
+        for (size_t k = c.e + 1; k < te; ++k) leaves |= t.is(k, "throw") || t.is(k, "return");
+        if (counts && compares && leaves) limited = true;
       }
       // ASSERT_LT(tries, kMax) returns from a test; CHECK_LT(tries, kMax) aborts.
       if (!counter.empty())

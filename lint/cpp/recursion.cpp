@@ -1,0 +1,194 @@
+// Retries written as recursion: a function that, after a failure (in a catch handler or a
+// failure branch), calls itself again with its own arguments and a flag or a count:
+//
+//   } catch (const RequestFailedException &e) {
+//     if (retry_allowed) return AcquireLease(location, duration, /*retry_allowed=*/false);
+//
+// A call that passes anything else (a child node, the next item) is a walk, not a retry.
+#include <regex>
+#include <set>
+
+#include "lint/cpp/cpp_frontend.h"
+
+namespace retrylint::cpp {
+namespace {
+
+constexpr std::string_view kFormat = "cpp";
+
+bool isKeywordName(std::string_view s) {
+  static const std::set<std::string_view> kw = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype",
+                                                "alignof", "noexcept", "static_assert", "operator", "defined"};
+  return kw.count(s) > 0;
+}
+
+struct Function {
+  std::string name;           // the last component: Acquire for Lease::Acquire
+  std::vector<std::string> params;
+  std::vector<bool> boolParam; // declared bool
+  Range body;                 // { … }
+  size_t brace = 0;
+};
+
+// Functions by their tokens: `name ( params ) quals {`.
+std::vector<Function> functionsOf(const Tokens &t) {
+  std::vector<Function> out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (!t.is(i, "{") || i == 0) continue;
+    size_t k = i;
+    while (k > 0 && (t[k - 1].text == "const" || t[k - 1].text == "noexcept" || t[k - 1].text == "override" ||
+                     t[k - 1].text == "final"))
+      --k;
+    if (k == 0 || !t.is(k - 1, ")")) continue;
+    size_t open = t.opening(k - 1);
+    if (open == 0 || open >= t.size() || !isIdent(t[open - 1]) || isKeywordName(t[open - 1].text)) continue;
+    if (open >= 2 && (t.is(open - 2, ".") || t.is(open - 2, "->"))) continue; // a call followed by a block
+    Function f;
+    f.name = t[open - 1].text;
+    f.brace = i;
+    f.body = {i, std::min(t.close(i) + 1, t.size())};
+    for (Range p : callArgs(t, open)) {
+      size_t e = p.e;
+      for (size_t j = p.b; j < p.e; ++j)
+        if (t.is(j, "=")) { e = j; break; }
+      std::string name;
+      bool isBool = false;
+      for (size_t j = p.b; j < e; ++j) {
+        if (isIdent(t[j])) name = t[j].text;
+        isBool |= t[j].text == "bool";
+      }
+      f.params.push_back(name);
+      f.boolParam.push_back(isBool);
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+// The argument as the parameter it passes on: `x`, `std::move(x)`; or "" when it is something else.
+std::string passedParam(const Tokens &t, Range a) {
+  if (a.e == a.b + 1 && isIdent(t[a.b])) return t[a.b].text;
+  if (a.e == a.b + 6 && t[a.b].text == "std" && t.is(a.b + 1, "::") && t[a.b + 2].text == "move" && isIdent(t[a.b + 4]))
+    return t[a.b + 4].text;
+  return "";
+}
+
+} // namespace
+
+void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
+  (void)facts;
+  std::map<std::string, int> perFunction;
+  for (const Function &f : functionsOf(t)) {
+    if (f.params.empty()) continue;
+    // Handlers and branches inside the body, innermost last: where each recursive call stands.
+    for (size_t c = f.body.b + 1; c + 1 < f.body.e; ++c) {
+      if (!isIdent(t[c]) || t[c].text != f.name || !t.is(c + 1, "(")) continue;
+      if (t.is(c - 1, ".") || (t.is(c - 1, "->") && !t.is(c - 2, "this"))) continue;
+      auto args = callArgs(t, c + 1);
+      if (args.empty() || args.size() > f.params.size()) continue;
+      // Every argument passes its own parameter on, or is a literal or a step of it.
+      bool same = true, changed = false;
+      int boolFlag = -1;
+      bool counts = false;
+      for (size_t k = 0; k < args.size() && same; ++k) {
+        Range a = args[k];
+        std::string p = passedParam(t, a);
+        if (!p.empty()) {
+          if (p != f.params[k]) same = false;
+          continue;
+        }
+        changed = true;
+        if (a.e == a.b + 1 && (t[a.b].text == "false" || t[a.b].text == "true")) {
+          if (f.boolParam[k]) boolFlag = static_cast<int>(k);
+          continue;
+        }
+        if (a.e == a.b + 3 && t[a.b].text == f.params[k] && (t.is(a.b + 1, "-") || t.is(a.b + 1, "+")) &&
+            t[a.b + 2].kind == Tok::Number) {
+          counts = true;
+          continue;
+        }
+        if (a.e == a.b + 2 && ((t.is(a.b, "--") || t.is(a.b, "++")) && t[a.b + 1].text == f.params[k])) {
+          counts = true;
+          continue;
+        }
+        same = false;
+      }
+      if (!same) continue;
+      // After a failure: inside a catch handler, or a branch whose condition is not the function's
+      // plain entry (a guard `if (retry_allowed)` alone is not a failure; a handler is).
+      size_t handler = SIZE_MAX;
+      Range handlerDecl{0, 0};
+      for (size_t j = f.body.b; j < c; ++j)
+        if (t.is(j, "catch") && t.is(j + 1, "(")) {
+          size_t hb = t.close(j + 1) + 1;
+          if (t.is(hb, "{") && hb < c && c < t.close(hb)) {
+            handler = j;
+            handlerDecl = {j + 2, t.close(j + 1)};
+          }
+        }
+      bool failureBranch = false;
+      if (handler == SIZE_MAX) {
+        for (size_t j = f.body.b; j < c; ++j) {
+          if (!t.is(j, "if") || !t.is(j + 1, "(")) continue;
+          size_t thenB = t.close(j + 1) + 1, thenE = t.statementEnd(thenB);
+          if (!(thenB <= c && c < thenE)) continue;
+          Range cond{j + 2, t.close(j + 1)};
+          auto anything = [](Range) { return true; };
+          if (conditionOutcome(t, cond, anything, &facts) == Outcome::Failure) failureBranch = true;
+        }
+      }
+      if (handler == SIZE_MAX && !failureBranch) continue;
+
+      RetryPolicy p;
+      p.format = std::string(kFormat);
+      std::string fname = functionName(t, f.brace);
+      if (fname.empty()) fname = f.name;
+      int index = perFunction[fname]++;
+      p.component = "retry by recursion in " + fname + "()";
+      p.anchor = "cpp/" + fname + "/recursion[" + std::to_string(index) + "]";
+      p.where = spanOf(cx, t, c, c + 1);
+      markTestCode(cx, fname, p);
+      p.attempts_field = "attempts";
+      p.attempts_count_retries = false;
+      p.per_try_timeout.origin = Origin::NotApplicable;
+      p.overall_deadline.origin = Origin::NotApplicable;
+      p.budget.origin = Origin::NotApplicable;
+      p.adaptive_rate_limit.origin = Origin::NotApplicable;
+      if (boolFlag >= 0) { // retry_allowed = false on the second call: one retry
+        p.max_attempts = written(std::optional<int>(2), spanOf(cx, t, args[boolFlag].b, args[boolFlag].e));
+      } else if (counts) {
+        p.max_attempts.origin = Origin::Unknown; // counted down or up: bounded by a guard this reads
+      } else if (!changed) {
+        p.max_attempts = written(std::optional<int>(), spanOf(cx, t, c, c + 1)); // the same call, again and again
+      } else {
+        p.max_attempts.origin = Origin::Unknown;
+      }
+      // The wait before the call, in the same handler or branch: only that it exists is read.
+      static const std::regex waitish("sleep|wait|backoff|delay|pause", std::regex::icase);
+      size_t from = handler != SIZE_MAX ? handler : f.body.b;
+      bool waits = false;
+      for (size_t j = from; j < c; ++j)
+        if (isIdent(t[j]) && t.is(j + 1, "(") && std::regex_search(t[j].text, waitish)) waits = true;
+      Backoff &b = p.backoff;
+      b.description = "the wait before the recursive call";
+      if (waits) {
+        b.growth.origin = Origin::Unknown;
+      } else {
+        b.growth = written(Growth::NoWait, p.where);
+        b.jitter.origin = b.cap.origin = Origin::NotApplicable;
+      }
+      if (handler != SIZE_MAX) {
+        Condition cond;
+        cond.kind = Condition::Kind::ErrorName;
+        cond.where = spanOf(cx, t, handler, handlerDecl.e + 1);
+        std::string decl = t.join(handlerDecl.b, handlerDecl.e);
+        cond.text = "catch (" + decl + ")";
+        cond.catch_all = decl == "..." || decl.find("std :: exception") != std::string::npos ||
+                         decl == "const exception &" || decl == "exception &";
+        p.retry_on.push_back(std::move(cond));
+      }
+      cx.model.policies.push_back(std::move(p));
+    }
+  }
+}
+
+} // namespace retrylint::cpp
