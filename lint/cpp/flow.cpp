@@ -149,6 +149,8 @@ Outcome atomOutcome(const Tokens &t, Range r, const FileFacts *facts) {
         else if (op == "!=") o = ok(n) ? Outcome::Failure : Outcome::Unknown;
         else if (op == "<" || op == "<=") o = n <= 400 ? Outcome::Success : Outcome::Unknown;
         else if (op == ">" || op == ">=") o = n >= 400 ? Outcome::Failure : Outcome::Unknown;
+      } else if (n == 0 && std::regex_search(subject, std::regex("len|size|count|bytes|read|written|^n$|^nr$|^nw$"))) {
+        o = Outcome::Unknown; // a length: 0 is the end of the data, not success or failure
       } else if (n == 0) {
         if (op == "==" || op == ">=") o = Outcome::Success; // rc == 0, written >= 0
         else if (op == "!=" || op == "<") o = Outcome::Failure;

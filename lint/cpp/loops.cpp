@@ -584,9 +584,27 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     auto outcome = [&](Range c) { return conditionOutcome(t, c, refersToOp, &facts); };
     bool successExit = false, failureExit = false, unknownExit = false;
     bool failureRound = false, successRound = false, unknownRound = false;
+    // What a leaving branch hands back says which way it leaves: `return Status(EINVAL, …)`,
+    // `return false`, `return -1`, `throw` leave on failure, whatever the condition looked like.
+    auto leavesWithError = [&](Range then) {
+      static const std::regex errorish("error|err|fail|invalid|status\\s*\\(\\s*e[a-z]", std::regex::icase);
+      for (size_t k = then.b; k < then.e; ++k) {
+        if (t.is(k, "throw")) return true;
+        if (!t.is(k, "return")) continue;
+        size_t e = k + 1;
+        while (e < then.e && !t.is(e, ";")) ++e;
+        if (e == k + 2 && (t[k + 1].text == "false" || t[k + 1].text == "nullptr" || t[k + 1].text == "NULL")) return true;
+        if (e == k + 3 && t.is(k + 1, "-") && t[k + 2].kind == Tok::Number) return true;
+        std::string ret = t.join(k + 1, e);
+        if (std::regex_search(ret, errorish)) return true;
+        return false;
+      }
+      return false;
+    };
     for (const IfInfo &i : body.ifs) {
       if (!refersToOp(i.cond)) continue;
-      const Outcome o = outcome(i.cond);
+      Outcome o = outcome(i.cond);
+      if (i.exits && !i.continues && o != Outcome::Failure && leavesWithError(i.then)) o = Outcome::Failure;
       if (i.exits && !i.continues) {
         (o == Outcome::Success ? successExit : o == Outcome::Failure ? failureExit : unknownExit) = true;
       } else if (i.continues) {

@@ -125,15 +125,25 @@ void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &c
             handlerDecl = {j + 2, t.close(j + 1)};
           }
         }
+      // A failure branch tests what an earlier call in the function returned: `st = ch.Write(m);
+      // if (!st.ok() …)`. A member or a parameter tested alone is state, not a failure.
       bool failureBranch = false;
       if (handler == SIZE_MAX) {
+        std::set<std::string> results;
+        for (size_t j = f.body.b + 1; j + 2 < c; ++j)
+          if (isIdent(t[j]) && t.is(j + 1, "=") && isIdent(t[j + 2]) && !t.is(j - 1, ".") && !t.is(j - 1, "->"))
+            for (size_t k = j + 2; k < t.statementEnd(j) && k + 1 < c; ++k)
+              if (isIdent(t[k]) && t.is(k + 1, "(")) { results.insert(t[j].text); break; }
+        auto testsResult = [&](Range r) {
+          for (const auto &v : results) if (mentions(t, r, v)) return true;
+          return false;
+        };
         for (size_t j = f.body.b; j < c; ++j) {
           if (!t.is(j, "if") || !t.is(j + 1, "(")) continue;
           size_t thenB = t.close(j + 1) + 1, thenE = t.statementEnd(thenB);
           if (!(thenB <= c && c < thenE)) continue;
           Range cond{j + 2, t.close(j + 1)};
-          auto anything = [](Range) { return true; };
-          if (conditionOutcome(t, cond, anything, &facts) == Outcome::Failure) failureBranch = true;
+          if (testsResult(cond) && conditionOutcome(t, cond, testsResult, &facts) == Outcome::Failure) failureBranch = true;
         }
       }
       if (handler == SIZE_MAX && !failureBranch) continue;
@@ -157,7 +167,7 @@ void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &c
         p.max_attempts = written(std::optional<int>(2), spanOf(cx, t, args[boolFlag].b, args[boolFlag].e));
       } else if (counts) {
         p.max_attempts.origin = Origin::Unknown; // counted down or up: bounded by a guard this reads
-      } else if (!changed) {
+      } else if (!changed && handler != SIZE_MAX) {
         p.max_attempts = written(std::optional<int>(), spanOf(cx, t, c, c + 1)); // the same call, again and again
       } else {
         p.max_attempts.origin = Origin::Unknown;
