@@ -58,11 +58,11 @@ while IFS=$'\t' read -r name repo commit paths _; do
   start=$(date +%s%N)
   rc=0
   (cd "$SRC/$name" && "$RL" --no-cache --format json -o "$OUT/$name.json" "${parts[@]}" 2>/dev/null) || rc=$?
+  end=$(date +%s%N)
   # The retry policies found (for recall: accuracy/recall.js), with POLICIES=1.
   if [ -n "${POLICIES:-}" ]; then
     (cd "$SRC/$name" && "$RL" --no-cache --report layers --format json -o "$OUT/$name.policies.json" "${parts[@]}" 2>/dev/null) || true
   fi
-  end=$(date +%s%N)
   printf '%s\t%s\t%s\t%s\n' "$name" "$rc" "$(( (end - start) / 1000000 )) ms" "$repo@${commit:0:8}" >"$OUT/$name.status"
   echo "accuracy: $name exit $rc" >&2
 done <"$LIST"

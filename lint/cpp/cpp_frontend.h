@@ -125,6 +125,9 @@ void markTestCode(const ExtractContext &cx, const std::string &function, RetryPo
 // a flag or count (`return Acquire(x, /*retry_allowed=*/false);` in a catch): a retry.
 void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &cx);
 
+// macros.cpp: retry loops written in #define bodies, each analysed on its own.
+void analyseMacroLoops(const std::string &text, ExtractContext &cx);
+
 // wait.cpp: the wait between attempts.
 void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
 // logs.cpp: log calls in the loop and its catch blocks.

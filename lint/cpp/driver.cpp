@@ -461,13 +461,17 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   // No loop that could be a retry loop and no retry library configuration (lint/cpp/config.cpp):
   // Clang has nothing to find here.
   auto mentionsRetryLibrary = [&] {
-    // (and retries written as recursion, lint/cpp/recursion.cpp: a catch handler that calls again)
     for (const char *word : {"RetryStrategy", "ClientConfiguration", "SetServiceConfigJSON", "GRPC_ARG_SERVICE_CONFIG",
-                             "grpc.service_config", "retry", "Retry", "RETRY"})
+                             "grpc.service_config"})
       if (src.text().find(word) != std::string::npos) return true;
     return false;
   };
-  if (cx.options.prefilter && !mayHoldRetryLoop(toks) && !mentionsRetryLibrary()) return;
+  if (cx.options.prefilter && !mayHoldRetryLoop(toks) && !mentionsRetryLibrary()) {
+    // Retries written as recursion or in macro bodies are read from the text alone: no parse.
+    analyseRecursion(toks, FileFacts{}, cx);
+    analyseMacroLoops(std::string(src.text()), cx);
+    return;
+  }
   ParseRequest req{args, absPath, src.text(), workdir, cx.options.cpp_timeout_seconds, cx.options.cpp_memory_bytes};
   ParseOutcome got = cx.options.cpp_worker.empty() ? parseFile(req) : parseInWorker(cx.options.cpp_worker, req);
   if (!got.failure.empty()) {
@@ -477,6 +481,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   tokenConstants(toks, got.facts.constants);
   analyseLoops(toks, got.facts, cx);
   analyseRecursion(toks, got.facts, cx);
+  analyseMacroLoops(std::string(src.text()), cx);
   analyseConfig(toks, got.facts, cx);
 }
 
