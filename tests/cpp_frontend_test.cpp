@@ -1,6 +1,7 @@
 // The C++ front end: compile-database use, dropped plugin flags, missing headers, positions.
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -252,4 +253,24 @@ TEST(CppFrontend, LocalAndFailoverRetriesAreAdvice) {
       EXPECT_EQ(p.max_attempts.origin, Origin::Unknown);
     }
   EXPECT_TRUE(sawReplica);
+}
+
+// Recursion retries (fixtures/cpp/recursion.cpp): the lease retried once through its flag, the
+// connection retried on any exception forever, the countdown bounded; the tree walk is no retry.
+TEST(CppFrontend, RetriesByRecursion) {
+  std::ifstream in(std::string(RETRYLINT_SOURCE_DIR) + "/fixtures/cpp/recursion.cpp");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  FileModel m = extract("/tmp/retrylint-recursion.cpp", text);
+  std::map<std::string, const RetryPolicy *> by;
+  for (const RetryPolicy &p : m.policies) by[p.component] = &p;
+  ASSERT_EQ(by.size(), 3u);
+  ASSERT_TRUE(by.count("retry by recursion in AcquireLease()"));
+  EXPECT_EQ(*by["retry by recursion in AcquireLease()"]->max_attempts.value, 2);
+  EXPECT_EQ(by["retry by recursion in AcquireLease()"]->backoff.growth.origin, Origin::Unknown); // it waits first
+  ASSERT_TRUE(by.count("retry by recursion in Connect()"));
+  EXPECT_TRUE(by["retry by recursion in Connect()"]->max_attempts.written());
+  EXPECT_FALSE(by["retry by recursion in Connect()"]->max_attempts.value.has_value()); // unbounded
+  ASSERT_TRUE(by.count("retry by recursion in Send()"));
+  EXPECT_EQ(by["retry by recursion in Send()"]->max_attempts.origin, Origin::Unknown);
+  EXPECT_FALSE(by.count("retry by recursion in Count()"));
 }

@@ -767,10 +767,7 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
           if (t.is(recv, ")") || t.is(recv, "]")) break;
         }
         for (const auto &v : changing)
-          if (mentions(t, args, v) || (recv < c && t[recv].text == v && (v == counter || indexed.count(v)))) {
-            processing = true;
-            if (getenv("RL_DEBUG")) fprintf(stderr, "DEBUG processing: %s uses %s\n", t[c].text.c_str(), v.c_str());
-          }
+          if (mentions(t, args, v) || (recv < c && t[recv].text == v && (v == counter || indexed.count(v)))) processing = true;
       }
     }
 
@@ -818,7 +815,6 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     } else if (!failureExit && !successRound && (unknownExit || unknownRound || tryRetryUnknown)) {
       isRetry = named; // polarity unknown: only a loop that says it retries
     }
-    if (getenv("RL_DEBUG")) fprintf(stderr, "DEBUG line %d: sE=%d fE=%d uE=%d fR=%d sR=%d uR=%d endsExit=%d try=%d/%d waits=%d counted=%d named=%d processing=%d canExit=%d fatal=%d counter=%s\n", spanOf(cx,t,kw,kw+1).line, successExit, failureExit, unknownExit, failureRound, successRound, unknownRound, endsExit, tryRetry, tryRetryUnknown, waits, counted, named, processing, canExit, fatalRound, counter.c_str());
     if (!isRetry || !canExit || processing) continue;
     lv.refersToOp = refersToOp;
 

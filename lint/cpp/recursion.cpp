@@ -66,7 +66,9 @@ std::vector<Function> functionsOf(const Tokens &t) {
 
 // The argument as the parameter it passes on: `x`, `std::move(x)`; or "" when it is something else.
 std::string passedParam(const Tokens &t, Range a) {
-  if (a.e == a.b + 1 && isIdent(t[a.b])) return t[a.b].text;
+  if (a.e == a.b + 1 && isIdent(t[a.b]) && t[a.b].text != "true" && t[a.b].text != "false" &&
+      t[a.b].text != "nullptr")
+    return t[a.b].text;
   if (a.e == a.b + 6 && t[a.b].text == "std" && t.is(a.b + 1, "::") && t[a.b + 2].text == "move" && isIdent(t[a.b + 4]))
     return t[a.b + 4].text;
   return "";
