@@ -709,6 +709,18 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
         else if (t.is(i + 1, "[") && t.is(t.close(i + 1) + 1, "=")) consider(n);
         else if (t.is(i + 1, "=") && mentions(t, {i + 2, t.statementEnd(i)}, n)) consider(n);
       }
+      // `request = shouldRetry(status, *response);`, `cursor = page.next();`: the next pass sends
+      // what this pass's answer computed (a handshake, paging), not the same request again.
+      for (size_t i = lv.body.b + 1; i + 1 < lv.body.e; ++i) {
+        if (!isIdent(t[i]) || !t.is(i + 1, "=") || t.is(i - 1, ".") || t.is(i - 1, "->") || isIdent(t[i - 1]) ||
+            t.is(i - 1, ">") || t.is(i - 1, "*") || t.is(i - 1, "&") || inNested(i))
+          continue; // an assignment, not a declaration (a declaration in the loop is made fresh each pass)
+        size_t e = t.statementEnd(i);
+        bool fromAnswer = false;
+        for (const auto &v : opVars)
+          if (v != t[i].text && mentions(t, {i + 2, e}, v)) fromAnswer = true;
+        if (fromAnswer) consider(t[i].text, true);
+      }
       // `addr.port = port;`: the object whose member is written from a changing value changes too.
       for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
         if (!t.is(i, "=") || i < 3) continue;
