@@ -719,7 +719,12 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
         bool fromAnswer = false;
         for (const auto &v : opVars)
           if (v != t[i].text && mentions(t, {i + 2, e}, v)) fromAnswer = true;
-        if (fromAnswer) consider(t[i].text, true);
+        // carried from pass to pass: declared before the loop, not in its body
+        bool declaredInBody = false;
+        for (size_t k = lv.body.b + 1; k < lv.body.e && !declaredInBody; ++k)
+          declaredInBody = t[k].text == t[i].text && isIdent(t[k - 1]) && t[k - 1].text != "return" &&
+                           (t.is(k + 1, ";") || t.is(k + 1, "=") || t.is(k + 1, "(") || t.is(k + 1, "{"));
+        if (fromAnswer && !declaredInBody) consider(t[i].text, true);
       }
       // `addr.port = port;`: the object whose member is written from a changing value changes too.
       for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
