@@ -431,6 +431,7 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
   const SourceFile src(path, std::move(text));
   FileModel model;
   r.analysed = extractFrom(src, named, model, r.errors, options.extract);
+  r.without_full_types = model.without_full_types;
   r.policies = model.policies.size();
 
   const RuleSeverities rules = ruleSeverities(options, path);
@@ -622,6 +623,7 @@ RunResult run(const RunOptions &options) {
   result.stats.cache_rejected = rejected;
   for (FileResult &r : perFile) {
     if (r.analysed) ++result.stats.files_analysed;
+    if (r.without_full_types) result.stats.cpp_without_full_types.push_back(files[static_cast<size_t>(&r - perFile.data())].path);
     result.stats.policies += r.policies;
     std::move(r.findings.begin(), r.findings.end(), std::back_inserter(result.findings));
     std::move(r.errors.begin(), r.errors.end(), std::back_inserter(result.errors));
@@ -631,6 +633,7 @@ RunResult run(const RunOptions &options) {
   for (FileResult &r : perFile)
     if (r.model) result.models.push_back(std::move(r.model));
   std::sort(result.findings.begin(), result.findings.end(), findingLess);
+  std::sort(result.stats.cpp_without_full_types.begin(), result.stats.cpp_without_full_types.end());
   std::sort(result.errors.begin(), result.errors.end(), diagnosticLess);
   std::sort(result.warnings.begin(), result.warnings.end(), diagnosticLess);
   return result;

@@ -32,6 +32,7 @@ struct Stats {
   size_t files_seen = 0;     // files considered
   size_t files_analysed = 0; // files holding a recognised retry config
   size_t policies = 0;       // retry policies extracted
+  std::vector<std::string> cpp_without_full_types; // C++ files parsed with headers missing
   bool cache_used = false;   // the result cache was read and written
   size_t cache_hits = 0, cache_misses = 0;
   size_t cache_rejected = 0; // of the misses: entries there that did not verify or fit the file
@@ -54,6 +55,7 @@ struct FileResult {
   std::vector<Diagnostic> errors;
   std::vector<Diagnostic> warnings; // see RunResult
   bool analysed = false;
+  bool without_full_types = false; // a C++ file parsed with headers missing (--verbose, JSON stats)
   size_t policies = 0;
   std::optional<size_t> layer;              // index into the config's layers
   std::shared_ptr<const FileModel> model;   // kept for the chain pass and --report layers

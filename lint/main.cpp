@@ -375,6 +375,14 @@ int runCommandLine(int argc, char **argv) {
     writeReport(llvm::outs(), llvm::outs().has_colors());
     if (std::error_code ec = finishStdout()) writeError = "cannot write the report to standard output: " + ec.message();
   }
+  if (verbose && !result.stats.cpp_without_full_types.empty()) {
+    const auto &files = result.stats.cpp_without_full_types;
+    llvm::errs() << "retrylint: " << files.size() << " C++ file" << (files.size() == 1 ? "" : "s")
+                 << " analysed without full types (headers not found; -p BUILD_DIR gives Clang the build's flags):";
+    for (size_t i = 0; i < files.size() && i < 10; ++i) llvm::errs() << " " << files[i];
+    if (files.size() > 10) llvm::errs() << " …";
+    llvm::errs() << "\n";
+  }
   if (verbose && result.stats.cache_used)
     llvm::errs() << "retrylint: cache hits: " << result.stats.cache_hits << ", misses: " << result.stats.cache_misses
                  << ", rejected entries: " << result.stats.cache_rejected << "\n";

@@ -75,7 +75,8 @@ TEST(JsonReport, MatchesTheContract) {
   "stats": {
     "files_seen": 4,
     "files_analysed": 2,
-    "policies": 3
+    "policies": 3,
+    "cpp_files_without_full_types": []
   }
 }
 )";

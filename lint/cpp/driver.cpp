@@ -478,6 +478,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     cx.errors.push_back(Diagnostic{src.path(), 0, 0, got.failure});
     return;
   }
+  cx.model.without_full_types = !got.facts.full_types;
   tokenConstants(toks, got.facts.constants);
   analyseLoops(toks, got.facts, cx);
   analyseRecursion(toks, got.facts, cx);

@@ -218,6 +218,7 @@ struct FileModel {
   std::vector<std::string> formats; // the dialects found in it
   std::vector<RetryPolicy> policies;
   std::vector<ConfigProblem> problems; // values the runtime rejects, ignores or changes (RL901)
+  bool without_full_types = false;     // C++ parsed with headers missing: facts from tokens alone
 };
 
 } // namespace retrylint

@@ -1,4 +1,5 @@
 // `retrylint merge`: the shards' JSON reports as one report, with one run's exit code.
+#include <algorithm>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -100,6 +101,10 @@ bool readJsonReport(const std::string &input, RunResult &out, std::string &error
     out.stats.files_seen += static_cast<size_t>(stats->getInteger("files_seen").getValueOr(0));
     out.stats.files_analysed += static_cast<size_t>(stats->getInteger("files_analysed").getValueOr(0));
     out.stats.policies += static_cast<size_t>(stats->getInteger("policies").getValueOr(0));
+    if (const json::Array *partial = stats->getArray("cpp_files_without_full_types"))
+      for (const json::Value &v : *partial)
+        if (auto s = v.getAsString()) out.stats.cpp_without_full_types.push_back(s->str());
+    std::sort(out.stats.cpp_without_full_types.begin(), out.stats.cpp_without_full_types.end());
   }
   return true;
 }

@@ -63,6 +63,10 @@ void writeJson(llvm::raw_ostream &os, const RunResult &result) {
       j.attribute("files_seen", static_cast<int64_t>(result.stats.files_seen));
       j.attribute("files_analysed", static_cast<int64_t>(result.stats.files_analysed));
       j.attribute("policies", static_cast<int64_t>(result.stats.policies));
+      // C++ files parsed with headers missing: their facts come from tokens alone (README, "C++").
+      j.attributeArray("cpp_files_without_full_types", [&] {
+        for (const std::string &f : result.stats.cpp_without_full_types) j.value(f);
+      });
     });
   });
   os << "\n";
