@@ -16,7 +16,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     const auto few = p.boundedRetries();
     const bool unbounded = p.max_attempts.known() && !p.max_attempts.value;
     Reporter advice = out;
-    if ((few && *few <= 3) || (!few && !unbounded)) advice.capSeverity(Severity::Note);
+    if ((few && *few <= 3) || (!few && !unbounded) || p.waits_for_lock) advice.capSeverity(Severity::Note);
     std::string wait = b.initial.value ? formatDuration(*b.initial.value) : "the same time";
     auto n = few;
     std::string msg = "the wait stays at " + wait + " before " +
@@ -29,6 +29,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     }
     if (b.growth.origin == Origin::Defaulted) msg += " (" + b.growth.source + ")";
     msg += ": through a long outage the retry load never backs off";
+    if (p.waits_for_lock) msg += " (a lock wait polls at a fixed interval by design; jitter matters more)";
     advice.report(p, b.growth.where, "growth", msg, b.growth.fix);
   }
 }
@@ -42,7 +43,9 @@ extern const Rule kRL102 = {
         "A retry policy whose wait is the same before every retry: a backoff multiplier of 1, a constant "
         "policy, a C++ loop that sleeps the same duration each time round. With three retries or fewer it is "
         "a note: every request then makes the same few attempts whatever the waits, and growth matters over a "
-        "long run of retries (more than three, bounded by time, or unbounded).",
+        "long run of retries (more than three, bounded by time, or unbounded). A loop polling for a lock "
+        "another holder has is a note too: a fixed poll is the usual design there, and jitter (RL101) matters "
+        "more.",
         "A fixed interval keeps the retry load constant for the whole outage: the struggling service gets "
         "the same extra traffic after a minute as after a second. Growing the wait (exponentially, with a cap "
         "and jitter) sheds that load while the outage lasts and still retries quickly after a blip.",

@@ -244,6 +244,14 @@ TEST(CppFrontend, LocalAndFailoverRetriesAreAdvice) {
   }
   EXPECT_EQ(local, 1);
   EXPECT_EQ(failover, 1);
+  // A try_lock loop waits for a lock: its RL201 and RL102 are notes, RL101 stays a warning.
+  int locks = 0;
+  for (const RetryPolicy &p : m.policies)
+    if (p.waits_for_lock) {
+      ++locks;
+      EXPECT_EQ(p.component, "retry loop in LockForever()");
+    }
+  EXPECT_EQ(locks, 1);
   EXPECT_GE(plain, 8);
   // The nested bound makes the reconnect loop bounded (no RL201), the count unknown.
   bool sawReplica = false;

@@ -874,6 +874,12 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
         if (isIdent(t[i]) && std::regex_match(t[i].text, again)) eagain = true;
         if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, failover)) pick = true;
       }
+      for (size_t k : ops) {
+        std::string l = lower(t[k].text);
+        if (l.find("try_lock") != std::string::npos || l.find("trylock") != std::string::npos ||
+            l.find("try_acquire") != std::string::npos || l.find("tryacquire") != std::string::npos)
+          p.waits_for_lock = true;
+      }
       if (allLocal || eagain) {
         p.advisory = true;
         p.used_by = "a local resource: nothing remote takes the retries";

@@ -158,6 +158,9 @@ struct RetryPolicy {
   // Nothing loads the file as written (a Dapr Resiliency spec without apiVersion/kind, as the docs
   // show them): its findings are advice, reported at note severity (Reporter::report).
   bool advisory = false;
+  // The retried operation takes a lock another holder has (try_lock): how long the waiting lasts
+  // is up to the holder, so an unbounded or fixed wait is the lock's contract, not a setting.
+  bool waits_for_lock = false;
   // A shared block (a base config, Argo's templateDefaults) reported once for all that use it:
   // "used by instances backendA, backendB", appended to every finding's message.
   std::string used_by;
