@@ -1,4 +1,4 @@
-// Library retry configuration written in C++ (this repository's docs/formats.md, sections 5 and 12.3), read from tokens so that
+// Library retry configuration written in C++ (docs/formats.md §5, §12.3), read from tokens so that
 // it works when the AWS and gRPC headers are absent:
 //
 // - AWS SDK for C++ retry strategies (DefaultRetryStrategy, StandardRetryStrategy,
@@ -30,7 +30,7 @@ namespace {
 
 constexpr std::string_view kFormat = "cpp";
 
-// ---- AWS SDK for C++ facts (aws/aws-sdk-cpp src/aws-cpp-sdk-core; this repository's docs/formats.md, section 5) ----
+// ---- AWS SDK for C++ facts (aws/aws-sdk-cpp src/aws-cpp-sdk-core; docs/formats.md §5) ----
 // DefaultRetryStrategy(long maxRetries = 10, long scaleFactor = 25): ShouldRetry is
 // `attemptedRetries < maxRetries`; the delay is 0 before the first retry, then
 // (1 << attemptedRetries) * scaleFactor ms, with no random term and no maximum

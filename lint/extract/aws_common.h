@@ -1,5 +1,5 @@
 // AWS retry facts shared by the shared-config dialect (aws_config.cpp) and the C++ front end's
-// AWS SDK for C++ strategies (lint/cpp/config.cpp). Sources: this repository's docs/formats.md (section 5).
+// AWS SDK for C++ strategies (lint/cpp/config.cpp). Sources: docs/formats.md §5.
 #pragma once
 #include "lint/model/policy.h"
 

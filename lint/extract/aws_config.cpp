@@ -5,7 +5,7 @@
 // (https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html);
 // the AWS SDK for C++ (aws/aws-sdk-cpp src/aws-cpp-sdk-core: ClientConfiguration.cpp
 // InitRetryStrategy, DefaultRetryStrategy.h, StandardRetryStrategy, RetryQuotaContainer).
-// See this repository's docs/formats.md (section 5).
+// See docs/formats.md §5.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>

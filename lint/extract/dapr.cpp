@@ -2,12 +2,12 @@
 //
 // Field facts: dapr/docs daprdocs/content/en/operations/resiliency/policies/retries/retries-overview.md;
 // defaults: dapr/kit retry/retry.go DefaultConfig() (decoded onto by dapr/dapr
-// pkg/resiliency/resiliency.go decodePolicies); backoff: cenkalti/backoff v4. See this repository's docs/formats.md (section 10).
+// pkg/resiliency/resiliency.go decodePolicies); backoff: cenkalti/backoff v4. See docs/formats.md §10.
 //
 // One policy per named retry policy, reported where it is defined, whether or not a target names
 // it: a policy is written to be used, and the Default*RetryPolicy names apply without a target.
 // Target timeouts are not read into the model: whether a target's timeout bounds each attempt or
-// the whole retried call is not confirmed (this repository's docs/formats.md, section 13), so the deadline rules stay quiet.
+// the whole retried call is not confirmed (docs/formats.md §13), so the deadline rules stay quiet.
 #include <cctype>
 #include <cstdio>
 #include <map>
