@@ -91,6 +91,9 @@ struct Range { size_t b = 0, e = 0; }; // token indices [b, e)
 
 // The statements of a block `{ … }`, or the single statement r (tokens.cpp).
 std::vector<Range> statementsOf(const Tokens &t, Range r);
+// For a `{` that opens like a body, `… ( params ) quals {`: the index of the `(`; npos for a
+// block after if/for/while/switch/catch or anything else (tokens.cpp).
+size_t functionParams(const Tokens &t, size_t brace);
 
 struct LoopView {
   const Tokens &t;
@@ -126,7 +129,7 @@ void markTestCode(const ExtractContext &cx, const std::string &function, RetryPo
 void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &cx);
 
 // macros.cpp: retry loops written in #define bodies, each analysed on its own.
-void analyseMacroLoops(const std::string &text, ExtractContext &cx);
+void analyseMacroLoops(std::string_view text, ExtractContext &cx);
 
 // wait.cpp: the wait between attempts.
 void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
@@ -137,6 +140,8 @@ void findLogs(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
 std::vector<Range> callArgs(const Tokens &t, size_t open);
 // A name that denotes a random source: rand, std::mt19937, uniform_int_distribution, jitter … (wait.cpp).
 bool isRandomSource(std::string_view name);
+// A helper or macro named like a wait: Backoff(), WaitBeforeRetry(), RETRY_SLEEP() (wait.cpp).
+bool isWaitName(std::string_view name);
 
 // ---- library configuration in code (config.cpp) ----
 // AWS SDK for C++ retry strategies and ClientConfiguration timeouts; gRPC service configs in

@@ -469,7 +469,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   if (cx.options.prefilter && !mayHoldRetryLoop(toks) && !mentionsRetryLibrary()) {
     // Retries written as recursion or in macro bodies are read from the text alone: no parse.
     analyseRecursion(toks, FileFacts{}, cx);
-    analyseMacroLoops(std::string(src.text()), cx);
+    analyseMacroLoops(src.text(), cx);
     return;
   }
   ParseRequest req{args, absPath, src.text(), workdir, cx.options.cpp_timeout_seconds, cx.options.cpp_memory_bytes};
@@ -482,7 +482,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   tokenConstants(toks, got.facts.constants);
   analyseLoops(toks, got.facts, cx);
   analyseRecursion(toks, got.facts, cx);
-  analyseMacroLoops(std::string(src.text()), cx);
+  analyseMacroLoops(src.text(), cx);
   analyseConfig(toks, got.facts, cx);
 }
 

@@ -50,30 +50,28 @@ bool errorConstant(std::string_view name) {
 
 bool isRelOp(std::string_view s) { return s == "<" || s == "<=" || s == ">" || s == ">=" || s == "!=" || s == "=="; }
 
-// The last identifier of an operand that names it: `st.ok()` -> ok, `ns::kOk` -> kOk,
-// `rc` -> rc; "" when the operand is not a name or call.
-std::string lastName(const Tokens &t, Range r) {
+// The token that names an operand: `st.ok()` -> ok, `ns::kOk` -> kOk, `rc` -> rc (the call's
+// arguments skipped); npos when the operand does not end in a name.
+size_t nameOf(const Tokens &t, Range r) {
   size_t e = r.e;
   while (e > r.b && t.is(e - 1, ")")) {
     size_t o = t.opening(e - 1);
     if (o >= e - 1 || o < r.b) break;
     e = o; // before the call's arguments
   }
-  if (e > r.b && isIdent(t[e - 1])) return t[e - 1].text;
-  return "";
+  return e > r.b && isIdent(t[e - 1]) ? e - 1 : std::string::npos;
 }
 
-// The type Clang gave the operand's last name (a variable reference or a call), or "".
+std::string lastName(const Tokens &t, Range r) {
+  size_t n = nameOf(t, r);
+  return n == std::string::npos ? "" : t[n].text;
+}
+
+// The type Clang gave the operand's name (a variable reference or a call), or "".
 std::string typeOf(const Tokens &t, Range r, const FileFacts *facts) {
-  if (!facts) return "";
-  size_t e = r.e;
-  while (e > r.b && t.is(e - 1, ")")) {
-    size_t o = t.opening(e - 1);
-    if (o >= e - 1 || o < r.b) break;
-    e = o;
-  }
-  if (e <= r.b || !isIdent(t[e - 1])) return "";
-  auto it = facts->typed.find(t[e - 1].offset);
+  size_t n = nameOf(t, r);
+  if (!facts || n == std::string::npos) return "";
+  auto it = facts->typed.find(t[n].offset);
   return it == facts->typed.end() ? "" : it->second.type;
 }
 

@@ -406,7 +406,9 @@ std::optional<std::vector<bool>> statusSet(const Tokens &t, Range cond) {
   return acc;
 }
 
-std::string functionNameAt(const Tokens &t, size_t fnBrace) {
+} // namespace
+
+std::string functionName(const Tokens &t, size_t fnBrace) {
   // ... name ( params ) qualifiers {
   size_t j = fnBrace;
   for (int guard = 0; j > 0 && guard < 40; ++guard) {
@@ -427,9 +429,6 @@ std::string functionNameAt(const Tokens &t, size_t fnBrace) {
   return "";
 }
 
-} // namespace
-
-
 // Test code repeats and polls on purpose (waiting for a server it started, a flaky expectation),
 // and no outage multiplies it: its retry findings are advice, at note severity.
 void markTestCode(const ExtractContext &cx, const std::string &function, RetryPolicy &p) {
@@ -441,8 +440,6 @@ void markTestCode(const ExtractContext &cx, const std::string &function, RetryPo
     p.used_by = "in test code";
   }
 }
-
-std::string functionName(const Tokens &t, size_t fnBrace) { return functionNameAt(t, fnBrace); }
 
 
 // Loops Clang dropped from a body it kept (`for (…; attempt < MAX_TRIES; …)` with MAX_TRIES from
@@ -472,15 +469,8 @@ std::vector<LoopSite> droppedLoops(const Tokens &t, const FileFacts &facts) {
     if (best == SIZE_MAX)
       for (size_t j = i; j-- > 0;) {
         if (!t.is(j, "{") || t.close(j) < i || t.close(j) >= t.size()) continue;
-        size_t k = j;
-        while (k > 0 && (t[k - 1].text == "const" || t[k - 1].text == "noexcept" || t[k - 1].text == "override" ||
-                         t[k - 1].text == "final" || t[k - 1].text == "mutable"))
-          --k;
-        if (k == 0 || !t.is(k - 1, ")")) continue;
-        size_t open = t.opening(k - 1);
-        if (open == 0 || open >= t.size()) continue;
-        const std::string &name = t[open - 1].text;
-        if (name == "if" || name == "for" || name == "while" || name == "switch" || name == "catch") continue;
+        size_t open = functionParams(t, j);
+        if (open == std::string::npos) continue;
         const bool callOperator = t.is(open - 1, ")") && t.opening(open - 1) > 0 && t.opening(open - 1) < t.size() &&
                                   t[t.opening(open - 1) - 1].text == "operator";
         if (!isIdent(t[open - 1]) && !t.is(open - 1, "]") && !callOperator) continue;
@@ -613,8 +603,10 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     }
     if (!trivialCond && refersToOp(cond)) { // while (!connect()), do { … } while (!st.ok())
       const Outcome o = outcome(cond);
-      if (o == Outcome::Failure) successExit = failureRound = lv.body_after_failure = kind != "do" || true;
-      if (kind == "do") lv.body_after_failure = false;
+      if (o == Outcome::Failure) {
+        successExit = failureRound = true;
+        lv.body_after_failure = kind != "do"; // a do-body runs before its first test
+      }
       else if (o == Outcome::Success) successRound = true; // while (queue.pop(item)): a consumer
       else unknownExit = true;
     }
@@ -669,6 +661,23 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
         if (isIdent(t[i]) && std::regex_search(t[i].text, sizeName) &&
             (t.is(i + 1, "(") || t.is(i - 1, ".") || t.is(i - 1, "->")))
           processing = true;
+    }
+    // The operations the loop's conditions test, directly or through the variables holding
+    // their results: the retried operation.
+    std::vector<size_t> testedOps;
+    {
+      std::vector<Range> tested{cond};
+      for (const IfInfo &i : body.ifs) tested.push_back(i.cond);
+      for (Range c : tested)
+        for (size_t k : a.opCalls(c)) testedOps.push_back(k);
+      for (Range st : body.stmts) {
+        bool decides = false;
+        for (size_t k = st.b; k < st.e && !decides; ++k)
+          if (isIdent(t[k]) && opVars.count(t[k].text))
+            for (Range c : tested) decides |= mentions(t, c, t[k].text);
+        if (decides)
+          for (size_t k : a.opCalls(st)) testedOps.push_back(k);
+      }
     }
     {
       // Variables that change from pass to pass: the for-increment's, recurrences (x = f(x),
@@ -756,22 +765,8 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
               break;
             }
         }
-      // The retried operation: the calls whose result decides whether the loop leaves (in a
-      // condition, or assigned to a variable a condition reads, or in a try block that goes round).
-      std::vector<size_t> decisive;
-      std::vector<Range> conds;
-      for (const IfInfo &i : body.ifs) conds.push_back(i.cond);
-      if (!trivialCond) conds.push_back(cond);
-      for (Range c : conds)
-        for (size_t k : a.opCalls(c)) decisive.push_back(k);
-      for (Range st : body.stmts) {
-        bool decides = false;
-        for (size_t k = st.b; k + 1 < st.e && !decides; ++k)
-          if (isIdent(t[k]) && opVars.count(t[k].text))
-            for (Range c : conds) decides |= mentions(t, c, t[k].text);
-        if (decides)
-          for (size_t k : a.opCalls(st)) decisive.push_back(k);
-      }
+      // The retried operation: the tested calls, and those in a try block that goes round.
+      std::vector<size_t> decisive = testedOps;
       for (const TryInfo &ti : body.trys)
         for (size_t k : a.opCalls(ti.block)) decisive.push_back(k);
       if (decisive.empty()) decisive = a.opCalls(lv.body);
@@ -856,25 +851,13 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
       static const std::regex failover("^_?(fetch|pick|choose|select_?(node|server|host)|next_?(node|host|server|endpoint)|"
                                        "ExtractOrCreate|get_?node|_get_node|acquire_?conn)",
                                        std::regex::icase);
-      // The operations the loop's conditions test (or whose results they test).
-      std::vector<size_t> ops;
-      std::vector<Range> tested{cond};
-      for (const IfInfo &i : body.ifs) tested.push_back(i.cond);
-      for (Range c : tested) for (size_t k : a.opCalls(c)) ops.push_back(k);
-      for (Range st : body.stmts) {
-        bool decides = false;
-        for (size_t k = st.b; k < st.e && !decides; ++k)
-          if (isIdent(t[k]) && opVars.count(t[k].text))
-            for (Range c : tested) decides |= mentions(t, c, t[k].text);
-        if (decides) for (size_t k : a.opCalls(st)) ops.push_back(k);
-      }
-      bool allLocal = !ops.empty(), eagain = false, pick = false;
-      for (size_t k : ops) allLocal &= std::regex_search(t[k].text, local);
+      bool allLocal = !testedOps.empty(), eagain = false, pick = false;
+      for (size_t k : testedOps) allLocal &= std::regex_search(t[k].text, local);
       for (size_t i = lv.body.b; i < lv.body.e; ++i) {
         if (isIdent(t[i]) && std::regex_match(t[i].text, again)) eagain = true;
         if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, failover)) pick = true;
       }
-      for (size_t k : ops) {
+      for (size_t k : testedOps) {
         std::string l = lower(t[k].text);
         if (l.find("try_lock") != std::string::npos || l.find("trylock") != std::string::npos ||
             l.find("try_acquire") != std::string::npos || l.find("tryacquire") != std::string::npos)

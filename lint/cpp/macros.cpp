@@ -9,7 +9,7 @@
 
 namespace retrylint::cpp {
 
-void analyseMacroLoops(const std::string &text, ExtractContext &cx) {
+void analyseMacroLoops(std::string_view text, ExtractContext &cx) {
   static const std::regex define(R"(^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)\(([^)]*)\))");
   static const std::regex loopWord(R"(\b(for|while|do)\b)");
   static const std::regex evidence("sleep|retr|attempt|backoff|tries|wait_for", std::regex::icase);
@@ -21,11 +21,11 @@ void analyseMacroLoops(const std::string &text, ExtractContext &cx) {
     if (eol == std::string::npos) eol = text.size();
     std::smatch m;
     size_t first = text.find_first_not_of(" \t", at);
-    if (first >= eol || text[first] != '#' || text.substr(first, std::min<size_t>(eol - first, 32)).find("define") == std::string::npos) {
+    if (first >= eol || text[first] != '#' || text.substr(first, std::min<size_t>(eol - first, 32)).find("define") == std::string_view::npos) {
       at = eol + 1;
       continue;
     }
-    const std::string line = text.substr(at, eol - at);
+    const std::string line(text.substr(at, eol - at));
     if (!std::regex_search(line, m, define)) {
       at = eol + 1;
       continue;
@@ -45,7 +45,7 @@ void analyseMacroLoops(const std::string &text, ExtractContext &cx) {
       for (auto it = std::sregex_iterator(p.begin(), p.end(), ident); it != std::sregex_iterator(); ++it)
         params.push_back(it->str());
     }
-    const std::string body = text.substr(bodyBegin, end - bodyBegin);
+    const std::string body(text.substr(bodyBegin, end - bodyBegin));
     at = end + 1;
     if (!std::regex_search(body, loopWord) || !std::regex_search(body, evidence)) continue;
     ++analysed;

@@ -33,14 +33,8 @@ struct Function {
 std::vector<Function> functionsOf(const Tokens &t) {
   std::vector<Function> out;
   for (size_t i = 0; i < t.size(); ++i) {
-    if (!t.is(i, "{") || i == 0) continue;
-    size_t k = i;
-    while (k > 0 && (t[k - 1].text == "const" || t[k - 1].text == "noexcept" || t[k - 1].text == "override" ||
-                     t[k - 1].text == "final"))
-      --k;
-    if (k == 0 || !t.is(k - 1, ")")) continue;
-    size_t open = t.opening(k - 1);
-    if (open == 0 || open >= t.size() || !isIdent(t[open - 1]) || isKeywordName(t[open - 1].text)) continue;
+    size_t open = functionParams(t, i);
+    if (open == std::string::npos || !isIdent(t[open - 1]) || isKeywordName(t[open - 1].text)) continue;
     if (open >= 2 && (t.is(open - 2, ".") || t.is(open - 2, "->"))) continue; // a call followed by a block
     Function f;
     f.name = t[open - 1].text;
@@ -175,11 +169,10 @@ void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &c
         p.max_attempts.origin = Origin::Unknown;
       }
       // The wait before the call, in the same handler or branch: only that it exists is read.
-      static const std::regex waitish("sleep|wait|backoff|delay|pause", std::regex::icase);
       size_t from = handler != SIZE_MAX ? handler : f.body.b;
       bool waits = false;
       for (size_t j = from; j < c; ++j)
-        if (isIdent(t[j]) && t.is(j + 1, "(") && std::regex_search(t[j].text, waitish)) waits = true;
+        if (isIdent(t[j]) && t.is(j + 1, "(") && isWaitName(t[j].text)) waits = true;
       Backoff &b = p.backoff;
       b.description = "the wait before the recursive call";
       if (waits) {

@@ -161,6 +161,21 @@ std::vector<Range> statementsOf(const Tokens &t, Range r) {
   return out;
 }
 
+size_t functionParams(const Tokens &t, size_t brace) {
+  if (!t.is(brace, "{") || brace == 0) return std::string::npos;
+  size_t k = brace;
+  while (k > 0 && (t[k - 1].text == "const" || t[k - 1].text == "noexcept" || t[k - 1].text == "override" ||
+                   t[k - 1].text == "final" || t[k - 1].text == "mutable"))
+    --k;
+  if (k == 0 || !t.is(k - 1, ")")) return std::string::npos;
+  size_t open = t.opening(k - 1);
+  if (open == 0 || open >= t.size()) return std::string::npos;
+  const std::string &before = t[open - 1].text;
+  if (before == "if" || before == "for" || before == "while" || before == "switch" || before == "catch")
+    return std::string::npos;
+  return open;
+}
+
 bool mentions(const Tokens &t, Range r, std::string_view name) {
   for (size_t i = r.b; i < r.e && i < t.size(); ++i) {
     if (t[i].text != name || !isIdent(t[i])) continue;

@@ -227,6 +227,11 @@ std::vector<Range> callArgs(const Tokens &t, size_t open) {
 
 bool isRandomSource(std::string_view n) { return isRandom(n); }
 
+bool isWaitName(std::string_view n) {
+  static const std::regex re("sleep|backoff|wait|delay|pause", std::regex::icase);
+  return std::regex_search(n.begin(), n.end(), re);
+}
+
 namespace {
 
 // RL105: the order of the random term and the cap. Clipped, `min(cap, randomize(grown))`:
@@ -313,9 +318,8 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
   if (call == std::string::npos) {
     // A helper or macro named like a wait (Backoff(), WaitBeforeRetry(), RETRY_SLEEP()) may sleep.
     // Given the delay (waitTimeoutOrShutdown(i * i * 1000)), it is read as a sleep of that delay.
-    static const std::regex waitish("sleep|backoff|wait|delay|pause", std::regex::icase);
     for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
-      if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, waitish)) {
+      if (isIdent(t[i]) && t.is(i + 1, "(") && isWaitName(t[i].text)) {
         // cv.wait(lock), sem_wait(&s): a wait for a notification, not a delay.
         if (lower(t[i].text) == "wait" || lower(t[i].text) == "sem_wait") continue;
         auto as = callArgs(t, i + 1);
