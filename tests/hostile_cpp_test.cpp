@@ -101,6 +101,25 @@ TEST(HostileCpp, DebugPragmasCannotKillTheRun) {
   EXPECT_LT(secondsSince(start), kAsan ? 60 : 20);
 }
 
+// Names and macros a megabyte long: the analyses match names and macro heads with std::regex,
+// which recurses per character; such names are no names, such macros are not read, and the run
+// (and the other files' findings) goes on.
+TEST(HostileCpp, MegabyteNamesAndMacrosCannotOverflowTheStack) {
+  TempDir dir;
+  const std::string big(1 << 20, 'a');
+  dir.write("name.cpp", "bool Send();\nvoid f() {\n  for (int attempt = 0; attempt < 3; ++attempt) {\n"
+                        "    auto r = Send();\n    if (r.IsX" + big + "Error()) return;\n  }\n}\n");
+  dir.write("define.cpp", "#define M(" + big + "\n#define N(x) (" + big + ")\n");
+  std::string body;
+  for (int i = 0; i < 20000; ++i) body += "  int v" + std::to_string(i) + " = 0; \\\n";
+  dir.write("body.cpp", "#define R(x) \\\n" + body + "  for (;;) { if ((x) >= 0) break; usleep(1); }\n");
+  dir.write("retry.cpp", retryLoop());
+  auto r = runIn(dir.path, "name.cpp define.cpp body.cpp retry.cpp", 120);
+  expectSurvived(r);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("retry.cpp:2:11: warning"), std::string::npos) << r.out << r.err;
+}
+
 TEST(HostileCpp, IncludesOfFifosAndDevicesAreSkippedNotWaitedOn) {
   TempDir dir;
   ASSERT_EQ(::mkfifo((dir.path / "fifo.h").c_str(), 0600), 0);

@@ -15,6 +15,9 @@
 namespace retrylint::cpp {
 
 // ---- tokens (tokens.cpp) ----
+// Identifiers longer than this are not names (kind Other): nothing matches them (std::regex would
+// recurse over every character of a hostile megabyte-long one).
+constexpr size_t kMaxNameLength = 512;
 struct Tok {
   enum Kind { Ident, Punct, Number, String, Char, Other } kind = Other;
   std::string text;

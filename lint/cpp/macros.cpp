@@ -14,6 +14,10 @@ void analyseMacroLoops(std::string_view text, ExtractContext &cx) {
   static const std::regex loopWord(R"(\b(for|while|do)\b)");
   static const std::regex evidence("sleep|retr|attempt|backoff|tries|wait_for", std::regex::icase);
   constexpr int kMaxMacros = 64; // a file of generated macros costs at most this many passes
+  // std::regex recurses per character it repeats over: a stranger's megabyte-long line or macro
+  // would overflow the stack. A define's head is read from its first 1 KB, and a body over 16 KB
+  // (no retry helper is that long) is left alone.
+  constexpr size_t kMaxHead = 1024, kMaxBody = 16 * 1024;
   int analysed = 0;
   size_t at = 0;
   while (at < text.size() && analysed < kMaxMacros) {
@@ -25,7 +29,7 @@ void analyseMacroLoops(std::string_view text, ExtractContext &cx) {
       at = eol + 1;
       continue;
     }
-    const std::string line(text.substr(at, eol - at));
+    const std::string line(text.substr(at, std::min(eol - at, kMaxHead)));
     if (!std::regex_search(line, m, define)) {
       at = eol + 1;
       continue;
@@ -45,8 +49,9 @@ void analyseMacroLoops(std::string_view text, ExtractContext &cx) {
       for (auto it = std::sregex_iterator(p.begin(), p.end(), ident); it != std::sregex_iterator(); ++it)
         params.push_back(it->str());
     }
-    const std::string body(text.substr(bodyBegin, end - bodyBegin));
     at = end + 1;
+    if (end - bodyBegin > kMaxBody) continue;
+    const std::string body(text.substr(bodyBegin, end - bodyBegin));
     if (!std::regex_search(body, loopWord) || !std::regex_search(body, evidence)) continue;
     ++analysed;
 

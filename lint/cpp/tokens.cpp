@@ -27,7 +27,9 @@ Tokens::Tokens(std::string_view text) {
     t.length = tok.getLength();
     if (t.offset + t.length > text.size()) break;
     t.text = std::string(text.substr(t.offset, t.length));
-    if (tok.is(clang::tok::raw_identifier)) t.kind = Tok::Ident;
+    // A name longer than any real one (a stranger's megabyte identifier) is no name: the analyses
+    // match names with std::regex, which recurses per character and would overflow the stack.
+    if (tok.is(clang::tok::raw_identifier)) t.kind = t.length <= kMaxNameLength ? Tok::Ident : Tok::Other;
     else if (tok.is(clang::tok::numeric_constant)) t.kind = Tok::Number;
     else if (clang::tok::isStringLiteral(tok.getKind())) t.kind = Tok::String;
     else if (tok.isOneOf(clang::tok::char_constant, clang::tok::wide_char_constant, clang::tok::utf8_char_constant,
