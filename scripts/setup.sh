@@ -4,13 +4,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ git llvm-14-dev libclang-14-dev libclang-cpp14-dev libyaml-cpp-dev libgtest-dev
-          pre-commit          # the pre-commit end-to-end test (Node.js/npm for the SARIF validator come with the base image)
-          clang-14 libclang-rt-14-dev   # clang: scripts/sanitize.sh and scripts/fuzz.sh
-          lld-14)                       # links -DRETRYLINT_STATIC_LLVM=ON builds in seconds
+# What builds the program (scripts/package.sh and the Dockerfile need only these) …
+build_packages=(cmake ninja-build g++ llvm-14-dev libclang-14-dev libclang-cpp14-dev libyaml-cpp-dev
+                clang-14                    # Debian ships ClangConfig.cmake in clang-14, not in libclang-14-dev
+                zlib1g-dev libncurses-dev   # static zlib and terminfo for RETRYLINT_PORTABLE
+                lld)                        # ld.lld (LLVM 14's): links -DRETRYLINT_STATIC_LLVM=ON builds in seconds
+# … and what the test suite adds.
+test_packages=(git libgtest-dev
+               pre-commit          # the pre-commit end-to-end test (Node.js/npm for the SARIF validator come with the base image)
+               libclang-rt-14-dev)  # clang's sanitizer runtimes: scripts/sanitize.sh and scripts/fuzz.sh
+packages=("${build_packages[@]}" "${test_packages[@]}")
 # `setup.sh --packages [EXTRA...]`: only install the packages (and the extra ones), do not build.
+# `setup.sh --build-packages [EXTRA...]`: the same without the test suite's packages.
 only_packages=0
-if [ "${1:-}" = "--packages" ]; then
+if [ "${1:-}" = "--packages" ] || [ "${1:-}" = "--build-packages" ]; then
+  [ "$1" = "--packages" ] || packages=("${build_packages[@]}")
   only_packages=1
   shift
   packages+=("$@")

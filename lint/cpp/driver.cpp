@@ -32,8 +32,24 @@ namespace cpp {
 namespace {
 
 constexpr std::string_view kFormat = "cpp";
-// Debian's clang 14 resource directory (stddef.h, stdarg.h …), found next to /usr/lib/llvm-14.
-constexpr const char *kResourceDir = "/usr/lib/llvm-14/lib/clang/14.0.6";
+// Clang's builtin headers (stddef.h, stdarg.h, the intrinsics …) live in a "resource directory".
+// An installed or unpacked retrylint carries its own copy in <prefix>/lib/retrylint/clang, found
+// from the executable's path, so a package runs without LLVM installed; a build tree falls back to
+// the directory of the LLVM it was built against (RETRYLINT_CLANG_RESOURCE_DIR, set by CMake).
+const std::string &resourceDir() {
+  static const std::string dir = [] {
+    std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+    if (!exe.empty()) {
+      llvm::SmallString<256> d(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+      llvm::sys::path::append(d, "lib", "retrylint", "clang");
+      if (llvm::sys::fs::exists(d + "/include/stddef.h")) return std::string(d);
+    }
+    if (llvm::sys::fs::is_directory(std::string(RETRYLINT_CLANG_RESOURCE_DIR) + "/include"))
+      return std::string(RETRYLINT_CLANG_RESOURCE_DIR);
+    return std::string();
+  }();
+  return dir;
+}
 
 struct Collected {
   FileFacts facts;
@@ -321,9 +337,9 @@ std::vector<std::string> clangArgs(const std::string &absPath, const ExtractOpti
   // `#pragma clang __debug crash` (and parser_crash, llvm_fatal_error, overflow_stack …) are
   // compiler-testing hooks: in a stranger's file they are only a way to kill the run.
   args.insert(args.end(), {"-Xclang", "-disable-pragma-debug-crash"});
-  if (llvm::sys::fs::is_directory(std::string(kResourceDir) + "/include")) {
+  if (!resourceDir().empty()) {
     args.push_back("-resource-dir");
-    args.push_back(kResourceDir);
+    args.push_back(resourceDir());
   }
   args.insert(args.end(), {"-x", "c++", absPath});
   return args;
