@@ -16,6 +16,7 @@
 #include "lint/engine.h"
 #include "lint/cpp/isolation.h"
 #include "lint/fix/apply_fixes.h"
+#include "lint/fix/plan.h"
 #include "lint/io/write_file.h"
 #include "lint/perf/cache.h"
 #include "lint/report/report.h"
@@ -45,8 +46,12 @@ cl::opt<std::string> writeBaselineFile("write-baseline", cl::desc("Record the cu
                                        cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> diffRev("diff", cl::desc("Report only findings on lines changed since git revision <rev> ('-': read a unified diff from standard input)"),
                              cl::value_desc("rev"), cl::cat(category));
-cl::opt<bool> fix("fix", cl::desc("Apply the available mechanical fixes in place, then report what remains"),
+cl::opt<bool> fix("fix", cl::desc("Apply the safe fixes in place (those that keep the intended behaviour and remove their finding without raising another), then report what remains"),
                   cl::cat(category));
+cl::opt<bool> unsafeFixes("unsafe-fixes", cl::desc("With --fix: also apply fixes that change behaviour (turn retries off, switch the policy type) and fixes offered on notes"),
+                          cl::cat(category));
+cl::opt<bool> showDiff("show-diff", cl::desc("With --fix: print the fixes as a unified diff and write nothing (exit 1 when there is a fix to apply)"),
+                       cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Write the report to <file> instead of standard output"),
                                 cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> failOn("fail-on", cl::desc("Lowest severity that makes the exit code 1: error|warning|note (default warning)"),
@@ -197,6 +202,7 @@ int runCommandLine(int argc, char **argv) {
   options.extract.cpp_timeout_seconds = cppTimeout;
   options.extract.prefilter = !noPrefilter;
   // --fix analyses every file afresh: its edits must be computed on the bytes it rewrites.
+  if ((unsafeFixes || showDiff) && !fix) return usageError(std::string(unsafeFixes ? "--unsafe-fixes" : "--show-diff") + " goes with --fix");
   if (!noCache && !fix) {
     options.cache_dir = cacheDir;
     if (cacheDir.getNumOccurrences() == 0)
@@ -322,7 +328,24 @@ int runCommandLine(int argc, char **argv) {
   narrow(result);
 
   if (fix) {
-    FixSummary applied = applyFixes(result.findings);
+    FixPlan plan = planFixes(result.findings, options, unsafeFixes);
+    auto tellLeft = [&] {
+      if (plan.needs_unsafe > 0)
+        llvm::errs() << "retrylint: " << plan.needs_unsafe << (plan.needs_unsafe == 1 ? " fix changes" : " fixes change")
+                     << " behaviour or " << (plan.needs_unsafe == 1 ? "is" : "are") << " offered on a note: --unsafe-fixes applies "
+                     << (plan.needs_unsafe == 1 ? "it" : "them") << "\n";
+      if (plan.rejected > 0)
+        llvm::errs() << "retrylint: " << plan.rejected << (plan.rejected == 1 ? " fix was" : " fixes were")
+                     << " not applied: analysed again, the file kept the finding or gained another\n";
+    };
+    if (showDiff) {
+      std::string diff = fixDiff(plan.chosen);
+      llvm::outs() << diff;
+      tellLeft();
+      return diff.empty() ? 0 : 1;
+    }
+    FixSummary applied = applyFixes(plan.chosen);
+    tellLeft();
     if (applied.fixes_applied > 0) {
       llvm::errs() << "retrylint: applied " << applied.fixes_applied << (applied.fixes_applied == 1 ? " fix" : " fixes")
                    << " in " << applied.files_changed << (applied.files_changed == 1 ? " file" : " files") << "\n";

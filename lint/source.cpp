@@ -132,6 +132,14 @@ TextEdit SourceFile::insertLineAfter(int line0, std::string lineText) const {
   return e;
 }
 
+TextEdit SourceFile::removeLine(int line0) const {
+  TextEdit e;
+  e.offset = starts_[line0];
+  e.length = (line0 + 1 < lineCount() ? starts_[line0 + 1] : text_.size()) - e.offset;
+  e.where = Span{path_, line0 + 1, 1, line0 + 2, 1};
+  return e;
+}
+
 std::string SourceFile::indentOf(int line0) const {
   std::string_view ln = line(line0);
   size_t n = 0;

@@ -32,6 +32,8 @@ public:
   // Edits: replace a span's text, or insert a whole line after 0-based `line0`.
   TextEdit replace(const Span &span, std::string replacement) const;
   TextEdit insertLineAfter(int line0, std::string lineText) const;
+  // Removes 0-based line `line0`, its line break included.
+  TextEdit removeLine(int line0) const;
   // The leading spaces of a 0-based line.
   std::string indentOf(int line0) const;
 

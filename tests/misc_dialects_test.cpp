@@ -67,9 +67,13 @@ spec:
   EXPECT_NE(three.component.find("used by apps/a"), std::string::npos) << three.component;
   EXPECT_EQ(three.backoff.growth.value, Growth::Constant);
   EXPECT_EQ(three.backoff.jitter.value, Jitter::None);
-  ASSERT_TRUE(three.backoff.growth.fix);
+  // Switching to exponential must drop `duration` (an exponential policy ignores it), which in a
+  // flow map is not a line to remove: no fix. Without a duration there is nothing to remove.
+  EXPECT_FALSE(three.backoff.growth.fix);
 
   const RetryPolicy &forever = m.policies[1];
+  ASSERT_TRUE(forever.backoff.growth.fix);
+  EXPECT_FALSE(forever.backoff.growth.fix->safe);
   EXPECT_EQ(forever.max_attempts.origin, Origin::Defaulted);
   EXPECT_FALSE(forever.max_attempts.value);
   EXPECT_NE(forever.max_attempts.source.find("-1"), std::string::npos);

@@ -179,7 +179,7 @@ void extractProfile(ExtractContext &cx, const IniSection &s, std::string profile
   if (m == Mode::Adaptive) p.adaptive_rate_limit = written(true, modeWhere);
 
   if (p.max_attempts.origin == Origin::Defaulted)
-    p.max_attempts.fix = Fix{"set max_attempts = 1 (no retry)", {src.insertLineAfter(s.line0, "max_attempts = 1")}};
+    p.max_attempts.fix = Fix{"set max_attempts = 1 (no retry)", {src.insertLineAfter(s.line0, "max_attempts = 1")}, /*safe=*/false};
   p.implicit = !mode && !attempts;
   cx.model.policies.push_back(std::move(p));
 }

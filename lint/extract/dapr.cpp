@@ -309,10 +309,19 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
     if (auto mi = get(policy, "maxInterval"); mi && !isNull(*mi))
       cx.problem(cx.keySpan(policy, "maxInterval"), "maxInterval is ignored by a constant policy: Dapr waits `duration` between every retry",
                  anchor + "/maxInterval");
-    // The mechanical fix for a fixed, unjittered wait: an exponential policy (jittered, capped at 60 s).
+    // The mechanical fix for a fixed, unjittered wait: an exponential policy (jittered, capped at
+    // 60 s). Unsafe: the waits change, and the written `duration`, which an exponential policy
+    // ignores (it starts at 500 ms), goes with it; offered only where `duration` is a line of its own.
     if (kind && !isNull(*kind)) {
-      Fix f{"set policy: exponential (jittered, capped at maxInterval, 60 s by default)", {cx.src.replace(growthWhere, "exponential")}};
-      b.growth.fix = f;
+      Fix f{"set policy: exponential (jittered, capped at maxInterval, 60 s by default) and remove duration",
+            {cx.src.replace(growthWhere, "exponential")}, /*safe=*/false};
+      auto du = get(policy, "duration");
+      Span ds = du ? cx.keySpan(policy, "duration") : Span{};
+      bool ownLine = !du || (ds.known() && policy.Style() != yaml::EmitterStyle::Flow &&
+                             cx.src.line(ds.line - 1).find_first_not_of(' ') == static_cast<size_t>(ds.column - 1));
+      if (du && ownLine) f.edits.push_back(cx.src.removeLine(ds.line - 1));
+      if (!du) f.description = "set policy: exponential (jittered, capped at maxInterval, 60 s by default)";
+      if (ownLine) b.growth.fix = f;
     }
     if (n < 0) {
       p.max_attempts = maxRetries && !isNull(*maxRetries) ? written(std::optional<int>(), attemptsWhere)

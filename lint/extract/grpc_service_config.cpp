@@ -206,6 +206,17 @@ std::optional<Duration> readDuration(ExtractContext &cx, const Consumer &who, co
 void readCodes(ExtractContext &cx, const Consumer &who, const yaml::Node &codes, const std::string &field, const std::string &anchor,
                RetryPolicy &p) {
   requireSequence(cx, codes, field);
+  // A code the list already names: rewriting this entry would write it twice, so no fix is offered.
+  auto namedElsewhere = [&](int code, const yaml::Node &self) {
+    for (const auto &o : codes)
+      if (o.IsScalar() && isQuoted(o) && !(cx.span(o).line == cx.span(self).line && cx.span(o).column == cx.span(self).column))
+        if (auto k = grpcCodeFromAnyCase(o.Scalar()); k && *k == code) return true;
+    return false;
+  };
+  auto respell = [&](int code, const yaml::Node &c) -> std::optional<Fix> {
+    if (namedElsewhere(code, c)) return std::nullopt;
+    return Fix{"write the status code as \"" + grpcCodeName(code) + "\"", {cx.src.replace(cx.span(c), "\"" + grpcCodeName(code) + "\"")}};
+  };
   for (const auto &c : codes) {
     if (!c.IsScalar()) throw TypeError(cx.span(c), field + " entries must be status code names");
     std::string text = c.Scalar();
@@ -216,8 +227,7 @@ void readCodes(ExtractContext &cx, const Consumer &who, const yaml::Node &codes,
       // The generators parse the file as protobuf JSON, which takes an enum's number too.
       if (code && !who.gapic)
         cx.problem(cx.span(c), field + " entry " + text + " is a number: gRPC C++ reads status codes only as upper-case names and rejects the service config; write \"" + grpcCodeName(*code) + "\"",
-                   anchor + "/" + text,
-                   Fix{"write the status code as \"" + grpcCodeName(*code) + "\"", {cx.src.replace(cx.span(c), "\"" + grpcCodeName(*code) + "\"")}});
+                   anchor + "/" + text, respell(*code, c));
     } else if ((code = grpcCodeFromName(text))) {
       // canonical spelling
     } else if ((code = grpcCodeFromAnyCase(text)) && text.find('-') == std::string::npos) {
@@ -225,8 +235,7 @@ void readCodes(ExtractContext &cx, const Consumer &who, const yaml::Node &codes,
                      (who.gapic ? std::string("protobuf JSON compares enum names case-sensitively, so the GAPIC generators cannot read the file")
                                 : std::string("gRPC C++ compares names case-sensitively and rejects the service config")) +
                      "; write \"" + grpcCodeName(*code) + "\"",
-                 anchor + "/" + text,
-                 Fix{"write the status code as \"" + grpcCodeName(*code) + "\"", {cx.src.replace(cx.span(c), "\"" + grpcCodeName(*code) + "\"")}});
+                 anchor + "/" + text, respell(*code, c));
     } else {
       code.reset();
     }

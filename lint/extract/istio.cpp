@@ -123,7 +123,7 @@ std::optional<Fix> noRetriesFix(ExtractContext &cx, const yaml::Node &route) {
   bool flow = route.Style() == yaml::EmitterStyle::Flow;
   std::string text = flow ? "retries: {attempts: 0}, " : "retries: {attempts: 0}\n" + std::string(m.column, ' ');
   Span at{cx.src.path(), m.line + 1, m.column + 1, m.line + 1, m.column + 1};
-  return Fix{"set retries.attempts to 0 (one attempt, no retry)", {cx.src.replace(at, text)}};
+  return Fix{"set retries.attempts to 0 (one attempt, no retry)", {cx.src.replace(at, text)}, /*safe=*/false};
 }
 
 void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, const std::string &vsName,

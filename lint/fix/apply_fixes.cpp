@@ -53,6 +53,15 @@ void stampFixes(std::vector<Finding> &findings, std::string_view text) {
     }
 }
 
+bool sameEdits(const Fix &a, const Fix &b) {
+  if (a.edits.size() != b.edits.size()) return false;
+  for (size_t i = 0; i < a.edits.size(); ++i)
+    if (a.edits[i].offset != b.edits[i].offset || a.edits[i].length != b.edits[i].length ||
+        a.edits[i].replacement != b.edits[i].replacement)
+      return false;
+  return true;
+}
+
 namespace {
 
 std::string errnoText(int e) { return llvm::sys::StrError(e); }
@@ -73,15 +82,6 @@ struct Fd {
 bool sameVersion(const struct stat &a, const struct stat &b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
          a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_ctim.tv_sec == b.st_ctim.tv_sec && a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
-}
-
-bool sameEdits(const Fix &a, const Fix &b) {
-  if (a.edits.size() != b.edits.size()) return false;
-  for (size_t i = 0; i < a.edits.size(); ++i)
-    if (a.edits[i].offset != b.edits[i].offset || a.edits[i].length != b.edits[i].length ||
-        a.edits[i].replacement != b.edits[i].replacement)
-      return false;
-  return true;
 }
 
 // Fixes one file. Returns "" on success (or nothing to do), else why the file was not written.

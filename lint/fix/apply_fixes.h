@@ -30,6 +30,9 @@ FixSummary applyFixes(const std::vector<Finding> &findings);
 // the same offset (their order would be a guess); returns false otherwise.
 bool applyEdits(std::string &text, std::vector<TextEdit> edits);
 
+// Two fixes that make the same edits (one default offered by two rules): applied once.
+bool sameEdits(const Fix &a, const Fix &b);
+
 // SHA-256 of a text, in hex.
 std::string textDigest(std::string_view text);
 // Records on every fix of `findings` the digest of the text its offsets point into.

@@ -64,6 +64,11 @@ struct TextEdit {
 struct Fix {
   std::string description; // "set JitterStrategy to FULL"
   std::vector<TextEdit> edits;
+  // Safe: keeps what the author meant (adds the missing cap or jitter, spells a value the way the
+  // runtime reads it) and `--fix` applies it. Unsafe: changes behaviour (turns retries off,
+  // switches the policy type); only `--unsafe-fixes` applies it. Either way --fix applies a fix
+  // only when re-analysis shows it removes its finding and raises no other (lint/fix/plan.h).
+  bool safe = true;
   // SHA-256 (hex) of the text the offsets were computed on (after a byte-order mark is
   // dropped): --fix writes only a file that still holds exactly that text.
   std::string source_sha256 = {};

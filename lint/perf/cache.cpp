@@ -74,7 +74,7 @@ std::string fileResultToJson(const FileResult &r) {
                                      {"offset", static_cast<int64_t>(e.offset)},
                                      {"length", static_cast<int64_t>(e.length)},
                                      {"replacement", e.replacement}});
-      fixes.push_back(json::Object{{"description", fix.description}, {"edits", std::move(edits)}});
+      fixes.push_back(json::Object{{"description", fix.description}, {"safe", fix.safe}, {"edits", std::move(edits)}});
     }
     findings.push_back(json::Object{{"rule", f.rule}, {"name", f.name}, {"severity", static_cast<int>(f.severity)},
                                     {"where", spanJson(f.where)}, {"message", f.message}, {"format", f.format},
@@ -126,6 +126,7 @@ std::optional<FileResult> fileResultFromJson(const std::string &text) {
         if (!x) return std::nullopt;
         Fix fix;
         fix.description = str(*x, "description");
+        fix.safe = x->getBoolean("safe").getValueOr(false);
         if (const json::Array *edits = x->getArray("edits"))
           for (const json::Value &ev : *edits) {
             const json::Object *e = ev.getAsObject();

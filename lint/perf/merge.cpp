@@ -72,6 +72,7 @@ bool readJsonReport(const std::string &input, RunResult &out, std::string &error
         if (!x) continue;
         Fix fix;
         fix.description = text(*x, "description");
+        fix.safe = x->getBoolean("safe").getValueOr(false);
         if (const json::Array *edits = x->getArray("edits"))
           for (const json::Value &ev : *edits) {
             const json::Object *e = ev.getAsObject();

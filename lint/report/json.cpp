@@ -30,6 +30,7 @@ void writeJson(llvm::raw_ostream &os, const RunResult &result) {
             for (const Fix &fix : f.fixes) {
               j.object([&] {
                 j.attribute("description", validUtf8(fix.description));
+                j.attribute("safe", fix.safe);
                 j.attributeArray("edits", [&] {
                   for (const TextEdit &e : fix.edits) {
                     j.object([&] {
