@@ -6,6 +6,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/JSON.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -90,7 +91,16 @@ cl::opt<std::string> shard("shard", cl::desc("Analyse only share K of N of the i
                            cl::value_desc("K/N"), cl::cat(category));
 cl::opt<bool> noPrefilter("no-prefilter", cl::desc("Hand every file to the parsers (to measure the pre-filter)"), cl::Hidden,
                           cl::cat(category));
-cl::opt<bool> listRules("list-rules", cl::desc("List the rules and exit"), cl::cat(category));
+cl::opt<bool> listRules("list-rules", cl::desc("List the rules and exit (text, or --format json)"), cl::cat(category));
+// Registered as "color-mode" because LLVM registers a boolean "color" of its own (WithColor);
+// runCommandLine() removes LLVM's and gives this one the name --color.
+cl::opt<std::string> colorMode("color-mode", cl::desc("Colour in text output: auto (a terminal, unless NO_COLOR is set), always, never"),
+                               cl::init("auto"), cl::value_desc("when"), cl::cat(category));
+cl::opt<bool> showSource("show-source", cl::desc("Show each finding's line with a caret under the column (default: on a terminal)"),
+                         cl::cat(category));
+cl::opt<bool> noShowSource("no-show-source", cl::desc("Do not show source lines"), cl::cat(category));
+cl::opt<bool> statistics("statistics", cl::desc("Print the number of findings per rule instead of the findings (text, or --format json)"),
+                         cl::cat(category));
 cl::opt<std::string> explain("explain", cl::desc("Print a rule's documentation and exit"), cl::value_desc("rule"),
                              cl::cat(category));
 
@@ -144,6 +154,8 @@ namespace {
 
 int runCommandLine(int argc, char **argv) {
   if (argc > 1 && llvm::StringRef(argv[1]) == "merge") return mergeMain(argc - 1, argv + 1);
+  if (auto &registered = cl::getRegisteredOptions(); registered.count("color")) registered["color"]->removeArgument();
+  colorMode.setArgStr("color");
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter(printVersion);
   std::string parseErrors;
@@ -161,12 +173,45 @@ int runCommandLine(int argc, char **argv) {
     return 2;
   }
 
+  if (colorMode != "auto" && colorMode != "always" && colorMode != "never")
+    return usageError("--color must be auto, always or never, not '" + colorMode + "'");
+  // NO_COLOR (https://no-color.org): any non-empty value turns colour off unless --color=always.
+  auto colorFor = [&](llvm::raw_fd_ostream &stream) {
+    if (colorMode == "never") return false;
+    if (colorMode == "always") {
+      stream.enable_colors(true);
+      return true;
+    }
+    auto noColor = llvm::sys::Process::GetEnv("NO_COLOR");
+    return !(noColor && !noColor->empty()) && stream.has_colors();
+  };
+  const bool colorOut = colorFor(llvm::outs()), colorErr = colorFor(llvm::errs());
+
+  if (listRules && format == Format::Json) {
+    llvm::json::OStream j(llvm::outs(), 2);
+    j.array([&] {
+      for (const Rule *r : allRules())
+        j.object([&] {
+          j.attribute("code", std::string(r->code));
+          j.attribute("name", std::string(r->name));
+          j.attribute("severity", std::string(severityName(r->severity)));
+          j.attribute("summary", std::string(r->summary));
+          j.attribute("help_uri", ruleHelpUri(*r));
+        });
+    });
+    llvm::outs() << "\n";
+    return stdoutWritten();
+  }
   if (listRules) {
     for (const Rule *r : allRules()) {
       std::string sev(severityName(r->severity));
       llvm::outs() << llvm::left_justify(r->code, 6) << " " << llvm::left_justify(r->name, 30) << " "
                    << llvm::left_justify(sev, 8) << " " << r->summary << "\n";
     }
+    return stdoutWritten();
+  }
+  if (explain == "all") {
+    llvm::outs() << rulesMarkdown();
     return stdoutWritten();
   }
   if (!explain.empty()) {
@@ -180,6 +225,8 @@ int runCommandLine(int argc, char **argv) {
   options.paths.assign(paths.begin(), paths.end());
   options.jobs = jobs;
   options.keep_models = report == Report::Layers;
+  if (statistics && (format == Format::Sarif || format == Format::Github || report == Report::Layers))
+    return usageError("--statistics is written as text or --format json");
   if (report == Report::Layers && (format == Format::Sarif || format == Format::Github))
     return usageError("--report layers is written as text or --format json");
   options.extract.compile_commands_dir = buildDir;
@@ -249,7 +296,7 @@ int runCommandLine(int argc, char **argv) {
     if (!options.config) {
       RunResult failed;
       failed.errors = setupErrors;
-      writeErrorsText(llvm::errs(), failed, llvm::errs().has_colors());
+      writeErrorsText(llvm::errs(), failed, colorErr);
       return 2;
     }
     options.settings = options.config->settings;
@@ -283,7 +330,7 @@ int runCommandLine(int argc, char **argv) {
     if (!baseline) {
       RunResult failed;
       failed.errors = setupErrors;
-      writeErrorsText(llvm::errs(), failed, llvm::errs().has_colors());
+      writeErrorsText(llvm::errs(), failed, colorErr);
       return 2;
     }
   }
@@ -358,24 +405,31 @@ int runCommandLine(int argc, char **argv) {
   if (!writeBaselineFile.empty()) {
     std::string error;
     if (!writeBaseline(writeBaselineFile, result.findings, error)) {
-      writeErrorsText(llvm::errs(), result, llvm::errs().has_colors());
+      writeErrorsText(llvm::errs(), result, colorErr);
       return usageError("cannot write the baseline to " + writeBaselineFile + ": " + error);
     }
     llvm::errs() << "retrylint: recorded " << result.findings.size() << " findings in " << writeBaselineFile << "\n";
-    writeErrorsText(llvm::errs(), result, llvm::errs().has_colors());
+    writeErrorsText(llvm::errs(), result, colorErr);
     return result.errors.empty() ? 0 : 2;
   }
 
   // A shard's report is merged with the others' first (`retrylint merge` aggregates then).
   if (options.shards == 1) aggregateNotes(result.findings);
 
+  // Source lines under the findings: asked for, or on a terminal unless refused.
+  const bool sourceLines = format == Format::Text && !noShowSource &&
+                           (showSource || (outputFile.empty() && llvm::outs().is_displayed()));
   auto writeReport = [&](llvm::raw_ostream &out, bool color) {
+    if (statistics) {
+      writeStatistics(out, result, format == Format::Json);
+      return;
+    }
     if (report == Report::Layers) {
       if (format == Format::Json) writeLayersJson(out, result, options.settings);
       else writeLayersText(out, result, options.settings);
     } else switch (format) {
     case Format::Text:
-      writeText(out, result, color);
+      writeText(out, result, color, sourceLines);
       break;
     case Format::Json:
       writeJson(out, result);
@@ -395,7 +449,7 @@ int runCommandLine(int argc, char **argv) {
     if (!writeOutputFile(outputFile, [&](llvm::raw_ostream &os) { writeReport(os, false); }, writeError))
       writeError = "cannot write the report to " + outputFile + ": " + writeError;
   } else {
-    writeReport(llvm::outs(), llvm::outs().has_colors());
+    writeReport(llvm::outs(), colorOut);
     if (std::error_code ec = finishStdout()) writeError = "cannot write the report to standard output: " + ec.message();
   }
   if (verbose && !result.stats.cpp_without_full_types.empty()) {
@@ -410,7 +464,9 @@ int runCommandLine(int argc, char **argv) {
     llvm::errs() << "retrylint: cache hits: " << result.stats.cache_hits << ", misses: " << result.stats.cache_misses
                  << ", rejected entries: " << result.stats.cache_rejected << "\n";
   // Errors always reach the person running the tool, whatever the report format.
-  writeErrorsText(llvm::errs(), result, llvm::errs().has_colors());
+  writeErrorsText(llvm::errs(), result, colorErr);
+  if (format == Format::Text && report == Report::Findings)
+    writeSummary(llvm::errs(), result, options.paths.empty() ? std::vector<std::string>{"."} : options.paths);
   if (!writeError.empty()) return usageError(writeError);
 
   if (!result.errors.empty()) return 2;

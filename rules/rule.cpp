@@ -68,4 +68,19 @@ std::string explainRule(const Rule &r) {
   return out;
 }
 
+std::string ruleHelpUri(const Rule &r) {
+  std::string anchor = std::string(r.code) + "-" + std::string(r.name);
+  for (char &c : anchor) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return std::string(RETRYLINT_HOMEPAGE) + "/blob/v" + RETRYLINT_VERSION + "/docs/rules.md#" + anchor;
+}
+
+std::string rulesMarkdown() {
+  std::string out = "# retrylint rules\n\nThe text `retrylint --explain RULE` prints, for every rule. Generated: "
+                    "`retrylint --explain all > docs/rules.md` (a test checks it is current).\n";
+  for (const Rule *r : allRules()) {
+    out += "\n## " + std::string(r->code) + " " + std::string(r->name) + "\n\n```text\n" + explainRule(*r) + "```\n";
+  }
+  return out;
+}
+
 } // namespace retrylint

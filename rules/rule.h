@@ -98,6 +98,11 @@ const Rule *findRule(std::string_view codeOrName);
 
 // "RL101 backoff-missing-jitter (warning)\n\nWhat it finds\n…" — what --explain prints.
 std::string explainRule(const Rule &rule);
+// The rule's page for this version: docs/rules.md (every --explain text, checked by a test) at
+// the release tag, anchored at the rule (SARIF helpUri, --list-rules --format json).
+std::string ruleHelpUri(const Rule &rule);
+// docs/rules.md: a heading per rule and its --explain text.
+std::string rulesMarkdown();
 
 // A fingerprint of the offending construct: rule, path and logical anchor — not the line.
 std::string fingerprintOf(std::string_view rule, std::string_view path, std::string_view anchor);

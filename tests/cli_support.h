@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <regex>
 #include <string>
 
 #include <sys/wait.h>
@@ -56,6 +57,13 @@ inline CliRun runShellIn(const std::string &dir, const std::string &cmd) {
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+// Standard error without the text-mode summary line (`retrylint: 1 error, … read`, or its warning
+// that nothing was read or recognised), for tests about what else goes there.
+inline std::string withoutSummary(const std::string &err) {
+  static const std::regex summary(R"((^|\n)retrylint: (\d+ errors?, \d+ warnings?, \d+ notes?[^\n]* read[^\n]*|warning: (no file to read|none of the \d+ files? read)[^\n]*)\n)");
+  return std::regex_replace(err, summary, "$1");
 }
 
 // Runs `PREFIX retrylint ARGS` in `dir` through the shell (PREFIX: limits such as `ulimit`, `timeout`).

@@ -36,7 +36,7 @@ TEST(Templates, UnreadableTemplatesAndTemplatedValuesAreNoErrors) {
                          "      perTryTimeout: \"{{ .Values.perTry }}\"\n    route: [{destination: {host: a}}]\n");
   CliRun r = runRetrylintIn(t.path.string(), "", "garbage.yaml svc.tmpl.json values.yaml");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(withoutSummary(r.err), "");
   // The same broken text without template markers is still an error.
   t.write("broken.yaml", "apiVersion: networking.istio.io/v1beta1\nkind: VirtualService\nspec: {x: [\n");
   CliRun b = runRetrylintIn(t.path.string(), "", "broken.yaml");

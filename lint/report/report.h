@@ -1,5 +1,10 @@
 // Report writers. Exit codes never depend on the format: see lint/main.cpp.
 #pragma once
+#include <map>
+#include <memory>
+#include <optional>
+
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "lint/engine.h"
@@ -12,8 +17,26 @@ std::string escapeControls(std::string_view s);
 // Text made valid UTF-8 for JSON (invalid bytes become U+FFFD), as llvm::json requires.
 std::string validUtf8(std::string_view s);
 
-// `path:line:col: severity: message [RL101 backoff-missing-jitter]`, one line per finding.
-void writeText(llvm::raw_ostream &out, const RunResult &result, bool color);
+// The lines of the files findings point into, each file read once (regular files of at most
+// 32 MiB, the default input limit; others have no lines): source excerpts and SARIF columns.
+class SourceLines {
+public:
+  std::optional<std::string_view> line(const std::string &path, int line);
+  // A 1-based column counted in bytes (as spans are) -> counted in Unicode code points.
+  int codePointColumn(const std::string &path, int line, int byteColumn);
+
+private:
+  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> files_;
+};
+
+// `path:line:col: severity: message [RL101 backoff-missing-jitter]`, one line per finding, and
+// with `showSource` the line itself with a caret under the column, as clang prints them.
+void writeText(llvm::raw_ostream &out, const RunResult &result, bool color, bool showSource = false);
+// The run in one line for standard error: findings by severity, files with retry settings, files
+// read and skipped; a warning instead when nothing was read or nothing was recognised.
+void writeSummary(llvm::raw_ostream &out, const RunResult &result, const std::vector<std::string> &paths);
+// --statistics: findings per rule and severity, most frequent first (text, or a JSON array).
+void writeStatistics(llvm::raw_ostream &out, const RunResult &result, bool json);
 // Warnings, then errors, in the same compiler style (`path:line:col: error: message`), for standard error.
 void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color);
 // JSON output, version 1 (docs/interface.md).

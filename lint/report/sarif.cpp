@@ -35,23 +35,25 @@ std::string toUri(const std::string &path) {
   return llvm::sys::path::is_absolute(path) ? "file://" + out : out;
 }
 
-void region(llvm::json::OStream &j, const Span &s) {
-  j.attributeObject("region", [&] {
-    j.attribute("startLine", std::max(s.line, 1));
-    j.attribute("startColumn", std::max(s.column, 1));
-    j.attribute("endLine", std::max(s.end_line, std::max(s.line, 1)));
-    j.attribute("endColumn", std::max(s.end_column, std::max(s.column, 1)));
+// A span's columns count bytes; SARIF's here count code points (columnKind unicodeCodePoints).
+void region(llvm::json::OStream &j, const Span &s, SourceLines &lines, const char *name = "region") {
+  const int line = std::max(s.line, 1), endLine = std::max(s.end_line, line);
+  j.attributeObject(name, [&] {
+    j.attribute("startLine", line);
+    j.attribute("startColumn", lines.codePointColumn(s.path, line, std::max(s.column, 1)));
+    j.attribute("endLine", endLine);
+    j.attribute("endColumn", lines.codePointColumn(s.path, endLine, std::max(s.end_column, std::max(s.column, 1))));
   });
 }
 
-void location(llvm::json::OStream &j, const std::string &path, const Span *s) {
+void location(llvm::json::OStream &j, const std::string &path, const Span *s, SourceLines &lines) {
   j.object([&] {
     j.attributeObject("physicalLocation", [&] {
       j.attributeObject("artifactLocation", [&] {
         j.attribute("uri", toUri(path));
         if (!llvm::sys::path::is_absolute(path)) j.attribute("uriBaseId", "%SRCROOT%");
       });
-      if (s && s->line > 0) region(j, *s);
+      if (s && s->line > 0) region(j, *s, lines);
     });
   });
 }
@@ -81,6 +83,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
   std::string root = toUri(cwd.str().str());
   if (root.empty() || root.back() != '/') root += '/';
 
+  SourceLines lines;
   llvm::json::OStream j(os, 2);
   j.object([&] {
     j.attribute("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
@@ -90,6 +93,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
         j.attributeObject("tool", [&] {
           j.attributeObject("driver", [&] {
             j.attribute("name", "retrylint");
+            j.attribute("informationUri", RETRYLINT_HOMEPAGE);
             j.attribute("version", RETRYLINT_VERSION);
             j.attribute("semanticVersion", RETRYLINT_VERSION);
             j.attributeArray("rules", [&] {
@@ -97,6 +101,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
                 j.object([&] {
                   j.attribute("id", std::string(r->code));
                   j.attribute("name", std::string(r->name));
+                  j.attribute("helpUri", ruleHelpUri(*r));
                   j.attributeObject("shortDescription", [&] { j.attribute("text", std::string(r->summary)); });
                   j.attributeObject("fullDescription", [&] { j.attribute("text", std::string(r->doc.what)); });
                   j.attributeObject("help", [&] {
@@ -117,6 +122,8 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
             });
           });
         });
+        // Columns count Unicode code points (spans count bytes; region() converts).
+        j.attribute("columnKind", "unicodeCodePoints");
         j.attributeObject("originalUriBaseIds", [&] {
           j.attributeObject("%SRCROOT%", [&] { j.attribute("uri", root); });
         });
@@ -129,7 +136,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
                   j.attribute("level", "error");
                   j.attributeObject("message", [&] { j.attribute("text", validUtf8(d.message)); });
                   Span s{d.path, d.line, d.column, d.line, d.column};
-                  j.attributeArray("locations", [&] { location(j, d.path, &s); });
+                  j.attributeArray("locations", [&] { location(j, d.path, &s, lines); });
                 });
               }
             });
@@ -143,7 +150,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
                 if (rules[i]->code == f.rule) j.attribute("ruleIndex", static_cast<int64_t>(i));
               j.attribute("level", level(f.severity));
               j.attributeObject("message", [&] { j.attribute("text", validUtf8(f.message)); });
-              j.attributeArray("locations", [&] { location(j, f.where.path, &f.where); });
+              j.attributeArray("locations", [&] { location(j, f.where.path, &f.where, lines); });
               j.attributeObject("partialFingerprints", [&] { j.attribute("retrylintFingerprint/v1", f.fingerprint); });
               if (!f.fixes.empty()) {
                 j.attributeArray("fixes", [&] {
@@ -159,12 +166,9 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
                           j.attributeArray("replacements", [&] {
                             for (const TextEdit &e : fix.edits) {
                               j.object([&] {
-                                j.attributeObject("deletedRegion", [&] {
-                                  j.attribute("startLine", e.where.line);
-                                  j.attribute("startColumn", e.where.column);
-                                  j.attribute("endLine", e.where.end_line);
-                                  j.attribute("endColumn", e.where.end_column);
-                                });
+                                Span edited = e.where;
+                                edited.path = f.where.path;
+                                region(j, edited, lines, "deletedRegion");
                                 j.attributeObject("insertedContent", [&] { j.attribute("text", e.replacement); });
                               });
                             }

@@ -1,7 +1,13 @@
 #include "lint/report/report.h"
 
+#include <map>
+#include <set>
+
 #include <llvm/Support/ConvertUTF.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Format.h>
 #include <llvm/Support/JSON.h>
+#include <llvm/Support/MemoryBuffer.h>
 
 namespace retrylint {
 
@@ -60,13 +66,142 @@ void severityWord(llvm::raw_ostream &out, Severity s, bool color) {
 
 } // namespace
 
-void writeText(llvm::raw_ostream &out, const RunResult &result, bool color) {
+std::optional<std::string_view> SourceLines::line(const std::string &path, int line) {
+  auto [it, fresh] = files_.try_emplace(path);
+  if (fresh) {
+    llvm::sys::fs::file_status st;
+    if (!llvm::sys::fs::status(path, st) && llvm::sys::fs::is_regular_file(st) && st.getSize() <= (32u << 20))
+      if (auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false))
+        it->second = std::move(*buf);
+  }
+  if (!it->second || line < 1) return std::nullopt;
+  llvm::StringRef text = it->second->getBuffer();
+  size_t at = 0;
+  for (int i = 1; i < line; ++i) {
+    at = text.find('\n', at);
+    if (at == llvm::StringRef::npos) return std::nullopt;
+    ++at;
+  }
+  if (at == 0 && text.startswith("\xEF\xBB\xBF")) at = 3;
+  llvm::StringRef ln = text.substr(at, text.find('\n', at) - at);
+  if (ln.endswith("\r")) ln = ln.drop_back();
+  return std::string_view(ln.data(), ln.size());
+}
+
+int SourceLines::codePointColumn(const std::string &path, int line, int byteColumn) {
+  auto ln = this->line(path, line);
+  if (!ln || byteColumn < 1) return byteColumn;
+  int col = 1;
+  for (size_t i = 0; i + 1 < static_cast<size_t>(byteColumn) && i < ln->size(); ++i)
+    if ((static_cast<unsigned char>((*ln)[i]) & 0xC0) != 0x80) ++col;
+  // Past the end of the line (a span ending at the line break): the bytes beyond count one each.
+  if (static_cast<size_t>(byteColumn) > ln->size() + 1) col += byteColumn - 1 - static_cast<int>(ln->size());
+  return col;
+}
+
+namespace {
+
+// The line, then a caret under the column and tildes to the end of the span on that line, as
+// clang prints them. Tabs before the column are kept, so the caret lines up.
+void excerpt(llvm::raw_ostream &out, SourceLines &files, const Span &where, bool color) {
+  auto ln = files.line(where.path, where.line);
+  if (!ln || where.column < 1 || static_cast<size_t>(where.column - 1) > ln->size()) return;
+  out << escapeControls(*ln) << "\n";
+  std::string pad;
+  for (size_t i = 0; i + 1 < static_cast<size_t>(where.column); ++i) {
+    unsigned char c = static_cast<unsigned char>((*ln)[i]);
+    if (c == '\t') pad += '\t';
+    else if ((c & 0xC0) != 0x80) pad += ' '; // one column per character, not per byte
+  }
+  size_t end = where.end_line == where.line && where.end_column > where.column
+                   ? std::min(static_cast<size_t>(where.end_column - 1), ln->size())
+                   : static_cast<size_t>(where.column);
+  size_t width = 1;
+  for (size_t i = static_cast<size_t>(where.column); i < end; ++i)
+    if ((static_cast<unsigned char>((*ln)[i]) & 0xC0) != 0x80) ++width;
+  out << pad;
+  if (color) out.changeColor(llvm::raw_ostream::GREEN, /*bold=*/true);
+  out << "^" << std::string(width - 1, '~');
+  if (color) out.resetColor();
+  out << "\n";
+}
+
+} // namespace
+
+void writeText(llvm::raw_ostream &out, const RunResult &result, bool color, bool showSource) {
+  SourceLines files;
   for (const Finding &f : result.findings) {
     location(out, f.where.path, f.where.line, f.where.column, color);
     out << " ";
     severityWord(out, f.severity, color);
     out << " " << escapeControls(f.message) << " [" << f.rule << " " << f.name << "]\n";
+    if (showSource) excerpt(out, files, f.where, color);
   }
+}
+
+void writeSummary(llvm::raw_ostream &out, const RunResult &result, const std::vector<std::string> &paths) {
+  size_t by[3] = {0, 0, 0};
+  std::set<std::string> files;
+  for (const Finding &f : result.findings) {
+    ++by[static_cast<int>(f.severity)];
+    files.insert(f.where.path);
+  }
+  auto count = [](size_t n, const char *one, const char *many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+  const Stats &s = result.stats;
+  if (s.files_seen == 0) {
+    out << "retrylint: warning: no file to read in";
+    for (const std::string &p : paths) out << " " << escapeControls(p);
+    out << " (see the README, \"What it reads\")\n";
+    return;
+  }
+  if (s.files_analysed == 0 && result.errors.empty()) {
+    out << "retrylint: warning: none of the " << count(s.files_seen, "file", "files")
+        << " read holds retry settings retrylint knows (see the README, \"What it reads\")\n";
+    return;
+  }
+  out << "retrylint: " << count(by[2], "error", "errors") << ", " << count(by[1], "warning", "warnings") << ", "
+      << count(by[0], "note", "notes");
+  if (!files.empty()) out << " in " << count(files.size(), "file", "files");
+  out << "; " << count(s.files_analysed, "file", "files") << " with retry settings of " << s.files_seen << " read";
+  if (!result.errors.empty()) out << ", " << count(result.errors.size(), "analysis error", "analysis errors");
+  if (!result.warnings.empty()) out << ", " << result.warnings.size() << " skipped";
+  out << "\n";
+}
+
+void writeStatistics(llvm::raw_ostream &out, const RunResult &result, bool json) {
+  struct Row {
+    std::string rule, name;
+    Severity severity;
+    size_t count = 0;
+  };
+  std::map<std::pair<std::string, int>, Row> rows;
+  for (const Finding &f : result.findings) {
+    Row &r = rows[{f.rule, static_cast<int>(f.severity)}];
+    r.rule = f.rule;
+    r.name = f.name;
+    r.severity = f.severity;
+    ++r.count;
+  }
+  std::vector<Row> sorted;
+  for (auto &[k, r] : rows) sorted.push_back(r);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Row &a, const Row &b) { return a.count > b.count; });
+  if (json) {
+    llvm::json::OStream j(out, 2);
+    j.array([&] {
+      for (const Row &r : sorted)
+        j.object([&] {
+          j.attribute("rule", r.rule);
+          j.attribute("name", r.name);
+          j.attribute("severity", std::string(severityName(r.severity)));
+          j.attribute("count", static_cast<int64_t>(r.count));
+        });
+    });
+    out << "\n";
+    return;
+  }
+  for (const Row &r : sorted)
+    out << llvm::right_justify(std::to_string(r.count), 6) << "  " << llvm::left_justify(r.rule, 6) << " "
+        << llvm::left_justify(r.name, 40) << " " << severityName(r.severity) << "\n";
 }
 
 void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color) {
