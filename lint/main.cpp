@@ -366,7 +366,7 @@ int runCommandLine(int argc, char **argv) {
     if (baseline) applyBaseline(*baseline, r.findings);
     if (changed) {
       r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(),
-                                      [&](const Finding &f) { return !onChangedLine(*changed, f.where.path, f.where.line); }),
+                                      [&](const Finding &f) { return !touchedBy(*changed, f); }),
                        r.findings.end());
     }
   };

@@ -32,6 +32,24 @@ void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_
   if (!policy.used_by.empty()) message += " (" + policy.used_by + ")";
   if (!policy.consumer.empty()) message += " [as read by " + policy.consumer + "]";
   report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)), std::move(message), fix);
+  sink_.back().reads = policyReads(policy, where);
+}
+
+std::vector<Span> policyReads(const RetryPolicy &p, const Span &where) {
+  std::vector<Span> out;
+  auto add = [&](const Span &s) {
+    if (s.known() && s.path == where.path) out.push_back(s);
+  };
+  add(p.max_attempts.where);
+  add(p.per_try_timeout.where);
+  add(p.overall_deadline.where);
+  add(p.budget.where);
+  add(p.adaptive_rate_limit.where);
+  const Backoff &b = p.backoff;
+  for (const Span *s : {&b.growth.where, &b.initial.where, &b.multiplier.where, &b.cap.where, &b.jitter.where}) add(*s);
+  for (const Condition &c : p.retry_on) add(c.where);
+  for (const auto &m : p.methods) add(m.where);
+  return out;
 }
 
 void Reporter::report(const Span &where, std::string format, std::string anchor, std::string message,

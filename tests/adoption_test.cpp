@@ -229,3 +229,50 @@ TEST(Docs, ReadmeShowsTheCiSnippetsVerbatim) {
   EXPECT_NE(readme.find(slurp(fs::path(RETRYLINT_SOURCE_DIR) / "tests/golden/layers_amplified.txt")), std::string::npos)
       << "the README's layers report is not tests/golden/layers_amplified.txt";
 }
+
+// --diff REV reviews what the branch did: against the merge base with REV, and a finding counts
+// as touched when any field it is computed from changed, not only the line it is reported at.
+TEST(ChangedLines, MergeBaseAndTheFieldsAFindingReads) {
+  TempDir t;
+  std::string repo = t.path.string();
+  auto git = [&](const std::string &cmd) {
+    return sh("cd '" + repo + "' && git -c user.email=t@e -c user.name=t " + cmd + " > /dev/null 2>&1");
+  };
+  const std::string route = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r}\nspec:\n"
+                            "  hosts: [r]\n  http:\n  - route: [{destination: {host: r}}]\n"
+                            "    timeout: 10s\n"
+                            "    retries:\n      attempts: 2\n      perTryTimeout: 1.5s\n";
+  const std::string old = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: o}\nspec:\n"
+                          "  hosts: [o]\n  http:\n  - route: [{destination: {host: o}}]\n"
+                          "    retries: {attempts: 9, perTryTimeout: 1s}\n";
+  t.write("route.yaml", route);
+  t.write("old.yaml", old);
+  ASSERT_EQ(sh("cd '" + repo + "' && git -c init.defaultBranch=main init -q ."), 0);
+  ASSERT_EQ(git("add . && git -c user.email=t@e -c user.name=t commit -qm base"), 0);
+  ASSERT_EQ(git("checkout -q -b feature"), 0);
+  // The branch lowers the route timeout: 3 attempts x 1.5 s no longer fit. RL301 is reported at
+  // `attempts`, a line the branch did not touch.
+  std::string lowered = route;
+  lowered.replace(lowered.find("timeout: 10s"), 12, "timeout: 3s");
+  t.write("route.yaml", lowered);
+  ASSERT_EQ(git("commit -qam lower"), 0);
+  // Meanwhile main fixed old.yaml; the branch still has the old text, which it did not change.
+  ASSERT_EQ(git("checkout -q main"), 0);
+  std::string fixed = old;
+  fixed.replace(fixed.find("attempts: 9"), 11, "attempts: 2");
+  t.write("old.yaml", fixed);
+  ASSERT_EQ(git("commit -qam fix-old"), 0);
+  ASSERT_EQ(git("checkout -q feature"), 0);
+
+  CliRun r = runRetrylintIn(repo, "", "--no-cache --diff main route.yaml old.yaml");
+  EXPECT_NE(r.out.find("route.yaml:10:17: error:"), std::string::npos) << "the lowered timeout's RL301:\n" << r.out << r.err;
+  EXPECT_EQ(r.out.find("old.yaml"), std::string::npos) << "main's change blamed on the branch:\n" << r.out;
+  // Against main's tip, old.yaml's line would differ; without --diff the finding is there.
+  EXPECT_NE(runRetrylintIn(repo, "", "--no-cache old.yaml").out.find("old.yaml:8:"), std::string::npos);
+
+  // A revision is never an option for git.
+  CliRun opt = runRetrylintIn(repo, "", "--no-cache --diff=--output=pwned route.yaml");
+  EXPECT_EQ(opt.exit_code, 2);
+  EXPECT_NE(opt.err.find("cannot start with '-'"), std::string::npos) << opt.err;
+  EXPECT_FALSE(fs::exists(t.path / "pwned"));
+}

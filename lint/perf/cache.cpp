@@ -76,9 +76,12 @@ std::string fileResultToJson(const FileResult &r) {
                                      {"replacement", e.replacement}});
       fixes.push_back(json::Object{{"description", fix.description}, {"safe", fix.safe}, {"edits", std::move(edits)}});
     }
+    json::Array reads;
+    for (const Span &s : f.reads) reads.push_back(spanJson(s));
     findings.push_back(json::Object{{"rule", f.rule}, {"name", f.name}, {"severity", static_cast<int>(f.severity)},
                                     {"where", spanJson(f.where)}, {"message", f.message}, {"format", f.format},
-                                    {"anchor", f.anchor}, {"fingerprint", f.fingerprint}, {"fixes", std::move(fixes)}});
+                                    {"anchor", f.anchor}, {"fingerprint", f.fingerprint}, {"fixes", std::move(fixes)},
+                                    {"reads", std::move(reads)}});
   }
   json::Array errors;
   for (const Diagnostic &d : r.errors)
@@ -120,6 +123,12 @@ std::optional<FileResult> fileResultFromJson(const std::string &text) {
     out.format = str(*f, "format");
     out.anchor = str(*f, "anchor");
     out.fingerprint = str(*f, "fingerprint");
+    if (const json::Array *reads = f->getArray("reads"))
+      for (const json::Value &rv : *reads) {
+        Span s;
+        if (!spanFrom(&rv, s)) return std::nullopt;
+        out.reads.push_back(std::move(s));
+      }
     if (const json::Array *fixes = f->getArray("fixes"))
       for (const json::Value &xv : *fixes) {
         const json::Object *x = xv.getAsObject();

@@ -124,6 +124,11 @@ ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDi
 }
 
 std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string &error) {
+  // A revision is never an option: `--diff --output=FILE` must not reach git as one.
+  if (rev.empty() || rev[0] == '-') {
+    error = "--diff '" + rev + "': a git revision cannot start with '-'";
+    return std::nullopt;
+  }
   auto git = llvm::sys::findProgramByName("git");
   if (!git) {
     error = "--diff needs git on PATH";
@@ -146,8 +151,17 @@ std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string 
   } else {
     std::string top = slurp(outFile);
     while (!top.empty() && (top.back() == '\n' || top.back() == '\r')) top.pop_back();
+    // What the branch changed: against the merge base with REV (`git diff REV...`), so commits
+    // made on REV since the branch left it are not blamed on the branch. Without a HEAD or a
+    // common ancestor, against REV itself.
+    std::string base = rev;
+    if (run({"git", "-c", "core.fsmonitor=false", "merge-base", rev, "HEAD"}) == 0) {
+      base = slurp(outFile);
+      while (!base.empty() && (base.back() == '\n' || base.back() == '\r')) base.pop_back();
+      if (base.empty()) base = rev;
+    }
     if (run({"git", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", "diff", "--no-ext-diff", "--no-textconv",
-             "--no-color", "--unified=0", rev, "--"}) != 0)
+             "--no-color", "--unified=0", base, "--"}) != 0)
       error = "--diff " + rev + ": git diff failed: " + slurp(errFile);
     else
       result = parseUnifiedDiff(slurp(outFile), top);
@@ -155,6 +169,17 @@ std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string 
   llvm::sys::fs::remove(outFile);
   llvm::sys::fs::remove(errFile);
   return result;
+}
+
+bool touchedBy(const ChangedLines &changed, const Finding &f) {
+  if (onChangedLine(changed, f.where.path, f.where.line)) return true;
+  if (f.reads.empty()) return false;
+  auto it = changed.find(absolutePath(f.where.path));
+  if (it == changed.end()) return false;
+  for (const Span &s : f.reads)
+    for (auto [a, b] : it->second)
+      if (s.line <= b && std::max(s.end_line, s.line) >= a) return true;
+  return false;
 }
 
 bool onChangedLine(const ChangedLines &changed, const std::string &path, int line) {

@@ -33,5 +33,8 @@ std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string 
 std::string absolutePath(const std::string &path);
 
 bool onChangedLine(const ChangedLines &changed, const std::string &path, int line);
+// A finding is touched by a change when its line or any field it reads (Finding::reads, each span
+// from its line to its end line) is on a changed line.
+bool touchedBy(const ChangedLines &changed, const Finding &f);
 
 } // namespace retrylint
