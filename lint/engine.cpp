@@ -574,7 +574,8 @@ RunResult run(const RunOptions &options) {
     };
   }
   std::vector<Candidate> files =
-      discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors, excluded, options.jobs);
+      options.text_input ? std::vector<Candidate>{Candidate{options.text_input->path, true}}
+                         : discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors, excluded, options.jobs);
   if (options.shards > 1)
     files.erase(std::remove_if(files.begin(), files.end(),
                                [&](const Candidate &c) { return !inShard(c.path, options.shard, options.shards); }),
@@ -592,10 +593,11 @@ RunResult run(const RunOptions &options) {
     const Candidate &c = files[i];
     FileResult &r = perFile[i];
     std::string text;
-    if (!readInput(c, options.extract, text, r.errors, &r.warnings)) return;
+    if (options.text_input) text = options.text_input->text;
+    else if (!readInput(c, options.extract, text, r.errors, &r.warnings)) return;
     // C++ results also depend on headers and compile flags, which the key does not see.
     std::string key;
-    if (cache && !cppExtractor().recogniseText(SourceFile(c.path, ""))) {
+    if (cache && !options.text_input && !cppExtractor().recogniseText(SourceFile(c.path, ""))) {
       key = ResultCache::key(c.path, c.named, text, options);
       bool bad = false;
       if (auto hit = cache->load(key, c.path, text, &bad)) {

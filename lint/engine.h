@@ -2,6 +2,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,12 @@ struct RunOptions {
   std::string cache_dir;                // results by content hash (lint/perf/cache.h); "" = no cache
   std::string cache_secret;             // authenticates its entries (cacheSecret()); "" = no cache
   unsigned shard = 1, shards = 1;      // --shard K/N: analyse only this share of the inputs
+  // `retrylint -`: standard input's text, analysed as if read from `path` (--stdin-filename) and
+  // named on the command line; `paths` is then ignored.
+  struct TextInput {
+    std::string path, text;
+  };
+  std::optional<TextInput> text_input;
 };
 
 struct Stats {

@@ -33,7 +33,9 @@ cl::OptionCategory category("retrylint options");
 
 enum class Format { Text, Json, Sarif, Github };
 
-cl::list<std::string> paths(cl::Positional, cl::desc("[PATH ...]"), cl::cat(category));
+cl::list<std::string> paths(cl::Positional, cl::desc("[PATH ...] ('-': standard input)"), cl::cat(category));
+cl::opt<std::string> stdinFilename("stdin-filename", cl::desc("The name standard input ('-') is analysed and reported as: it decides recognition (.yaml, .json, .cpp …), config overrides and suppressions (default: stdin.yaml)"),
+                                   cl::value_desc("path"), cl::cat(category));
 cl::opt<Format> format("format", cl::desc("Output format"), cl::init(Format::Text), cl::cat(category),
                        cl::values(clEnumValN(Format::Text, "text", "path:line:col: severity: message [RULE name] (default)"),
                                   clEnumValN(Format::Json, "json", "JSON report, version 1"),
@@ -272,6 +274,23 @@ int runCommandLine(int argc, char **argv) {
   }
   auto failSeverity = parseSeverity(failOn);
   if (!failSeverity) return usageError("--fail-on must be error, warning or note, not '" + failOn + "'");
+
+  // `retrylint -`: one stream (Helm's rendered output is many YAML documents in it).
+  const bool fromStdin = std::find(paths.begin(), paths.end(), "-") != paths.end();
+  if (fromStdin) {
+    if (paths.size() != 1) return usageError("'-' (standard input) cannot be combined with other paths");
+    if (fix) return usageError("--fix cannot rewrite standard input; lint and fix the files themselves");
+    if (diffRev == "-") return usageError("--diff - and '-' both read standard input");
+    auto in = llvm::MemoryBuffer::getSTDIN();
+    if (!in) return usageError("cannot read standard input: " + in.getError().message());
+    if ((*in)->getBufferSize() > options.extract.max_file_bytes)
+      return usageError("standard input is larger than --max-file-size (" + std::to_string(options.extract.max_file_bytes) + " bytes)");
+    options.text_input = RunOptions::TextInput{stdinFilename.empty() ? std::string("stdin.yaml") : std::string(stdinFilename),
+                                               (*in)->getBuffer().str()};
+    options.paths = {options.text_input->path};
+  } else if (!stdinFilename.empty()) {
+    return usageError("--stdin-filename names standard input: pass '-' as the path");
+  }
 
   // Configuration: the project config, then the command line on top.
   std::vector<Diagnostic> setupErrors;

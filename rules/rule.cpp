@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "rules/rule.h"
 
 #include <cstdio>
@@ -35,10 +36,10 @@ void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_
   sink_.back().reads = policyReads(policy, where);
 }
 
-std::vector<Span> policyReads(const RetryPolicy &p, const Span &where) {
-  std::vector<Span> out;
+std::vector<std::pair<int, int>> policyReads(const RetryPolicy &p, const Span &where) {
+  std::vector<std::pair<int, int>> out;
   auto add = [&](const Span &s) {
-    if (s.known() && s.path == where.path) out.push_back(s);
+    if (s.known() && s.path == where.path) out.emplace_back(s.line, std::max(s.line, s.end_line));
   };
   add(p.max_attempts.where);
   add(p.per_try_timeout.where);
@@ -49,7 +50,14 @@ std::vector<Span> policyReads(const RetryPolicy &p, const Span &where) {
   for (const Span *s : {&b.growth.where, &b.initial.where, &b.multiplier.where, &b.cap.where, &b.jitter.where}) add(*s);
   for (const Condition &c : p.retry_on) add(c.where);
   for (const auto &m : p.methods) add(m.where);
-  return out;
+  // Merged, so a finding costs a few integers whatever the policy (a file may hold 100,000).
+  std::sort(out.begin(), out.end());
+  std::vector<std::pair<int, int>> merged;
+  for (auto r : out) {
+    if (!merged.empty() && r.first <= merged.back().second + 1) merged.back().second = std::max(merged.back().second, r.second);
+    else merged.push_back(r);
+  }
+  return merged;
 }
 
 void Reporter::report(const Span &where, std::string format, std::string anchor, std::string message,

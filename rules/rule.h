@@ -104,8 +104,9 @@ std::string ruleHelpUri(const Rule &rule);
 // docs/rules.md: a heading per rule and its --explain text.
 std::string rulesMarkdown();
 
-// The spans of the fields a finding on policy `p` at `where` is computed from (same file only).
-std::vector<Span> policyReads(const RetryPolicy &p, const Span &where);
+// The lines of the fields a finding on policy `p` at `where` is computed from (same file only),
+// as merged inclusive ranges.
+std::vector<std::pair<int, int>> policyReads(const RetryPolicy &p, const Span &where);
 
 // A fingerprint of the offending construct: rule, path and logical anchor — not the line.
 std::string fingerprintOf(std::string_view rule, std::string_view path, std::string_view anchor);

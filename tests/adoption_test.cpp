@@ -276,3 +276,29 @@ TEST(ChangedLines, MergeBaseAndTheFieldsAFindingReads) {
   EXPECT_NE(opt.err.find("cannot start with '-'"), std::string::npos) << opt.err;
   EXPECT_FALSE(fs::exists(t.path / "pwned"));
 }
+
+// `helm template … | retrylint --stdin-filename chart.yaml -`: many documents in one stream,
+// named for recognition, suppressions and reports; what cannot go with standard input is refused.
+TEST(Stdin, RenderedHelmOutputIsLintedAsTheNamedFile) {
+  TempDir t;
+  t.write("rendered.yaml", std::string("---\n# Source: shop/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n"
+                                       "---\n# Source: shop/templates/vs.yaml\n") + kTwoRoutes);
+  std::string dir = t.path.string();
+  CliRun r = runRetrylintIn(dir, "", "--no-cache --stdin-filename chart.yaml - < rendered.yaml");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("chart.yaml:15:"), std::string::npos) << r.out; // attempts: 9, in the second document
+  EXPECT_NE(r.out.find("RL203 attempts-excessive"), std::string::npos) << r.out;
+  // A suppression in the stream applies; JSON is recognised by the name.
+  t.write("quiet.yaml", std::string("# retrylint: ignore-file[RL203] rendered defaults\n") + kTwoRoutes);
+  EXPECT_EQ(runRetrylintIn(dir, "", "--no-cache --stdin-filename chart.yaml - < quiet.yaml").out.find("RL203"), std::string::npos);
+  fs::copy_file(fs::path(RETRYLINT_SOURCE_DIR) / "fixtures/demo/inventory_grpc_service_config.json", t.path / "svc.json");
+  CliRun json = runRetrylintIn(dir, "", "--no-cache --stdin-filename svc.json - < svc.json");
+  EXPECT_NE(json.out.find("svc.json:10:24: warning: maxAttempts 8"), std::string::npos) << json.out << json.err;
+  // Refused, with the reason: other paths, --fix, --diff -, a name without '-', too much input.
+  for (const std::string &args : {std::string("- quiet.yaml"), std::string("--fix -"), std::string("--diff - -"),
+                                  std::string("--stdin-filename x.yaml quiet.yaml"), std::string("--max-file-size 100 -")}) {
+    CliRun bad = runRetrylintIn(dir, "", args + " < rendered.yaml");
+    EXPECT_EQ(bad.exit_code, 2) << args << ": " << bad.out;
+    EXPECT_NE(bad.err.find("retrylint: error:"), std::string::npos) << args << ": " << bad.err;
+  }
+}

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lint/model/span.h"
@@ -23,9 +24,10 @@ struct Finding {
   std::string anchor;   // logical location of the construct (not a line number)
   std::string fingerprint;
   std::vector<Fix> fixes; // mechanical fixes (--fix, SARIF `fixes`)
-  // The fields of the file the finding was computed from (attempts, timeouts, backoff, conditions
-  // …): --diff counts the finding as touched when any of them changed, not only its own line.
-  std::vector<Span> reads;
+  // The lines of the fields the finding was computed from (attempts, timeouts, backoff, conditions
+  // …), as merged inclusive ranges in its own file: --diff counts the finding as touched when any
+  // of them changed, not only its own line.
+  std::vector<std::pair<int, int>> reads;
 };
 
 // An input that could not be analysed (exit code 2). line/column 0 when unknown.

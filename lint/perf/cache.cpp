@@ -77,7 +77,7 @@ std::string fileResultToJson(const FileResult &r) {
       fixes.push_back(json::Object{{"description", fix.description}, {"safe", fix.safe}, {"edits", std::move(edits)}});
     }
     json::Array reads;
-    for (const Span &s : f.reads) reads.push_back(spanJson(s));
+    for (auto [from, to] : f.reads) reads.push_back(json::Array{from, to});
     findings.push_back(json::Object{{"rule", f.rule}, {"name", f.name}, {"severity", static_cast<int>(f.severity)},
                                     {"where", spanJson(f.where)}, {"message", f.message}, {"format", f.format},
                                     {"anchor", f.anchor}, {"fingerprint", f.fingerprint}, {"fixes", std::move(fixes)},
@@ -125,9 +125,9 @@ std::optional<FileResult> fileResultFromJson(const std::string &text) {
     out.fingerprint = str(*f, "fingerprint");
     if (const json::Array *reads = f->getArray("reads"))
       for (const json::Value &rv : *reads) {
-        Span s;
-        if (!spanFrom(&rv, s)) return std::nullopt;
-        out.reads.push_back(std::move(s));
+        const json::Array *a = rv.getAsArray();
+        if (!a || a->size() != 2 || !(*a)[0].getAsInteger() || !(*a)[1].getAsInteger()) return std::nullopt;
+        out.reads.emplace_back(static_cast<int>(*(*a)[0].getAsInteger()), static_cast<int>(*(*a)[1].getAsInteger()));
       }
     if (const json::Array *fixes = f->getArray("fixes"))
       for (const json::Value &xv : *fixes) {

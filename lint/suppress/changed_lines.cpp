@@ -176,9 +176,9 @@ bool touchedBy(const ChangedLines &changed, const Finding &f) {
   if (f.reads.empty()) return false;
   auto it = changed.find(absolutePath(f.where.path));
   if (it == changed.end()) return false;
-  for (const Span &s : f.reads)
+  for (auto [from, to] : f.reads)
     for (auto [a, b] : it->second)
-      if (s.line <= b && std::max(s.end_line, s.line) >= a) return true;
+      if (from <= b && to >= a) return true;
   return false;
 }
 
