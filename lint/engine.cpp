@@ -1,4 +1,5 @@
 #include "lint/engine.h"
+#include "lint/discover/identity.h"
 
 #include <algorithm>
 #include <atomic>
@@ -632,6 +633,10 @@ RunResult run(const RunOptions &options) {
     std::move(r.warnings.begin(), r.warnings.end(), std::back_inserter(result.warnings));
   }
   if (options.config && !options.config->layers.empty()) chainPass(options, perFile, result);
+  // One identity per file however it was named: the fingerprint hashes the path from the root.
+  result.project_root = projectRoot(options.config ? options.config->root : std::string());
+  for (Finding &f : result.findings)
+    if (!f.where.path.empty()) f.fingerprint = fingerprintOf(f.rule, identityPath(result.project_root, f.where.path), f.anchor);
   for (FileResult &r : perFile)
     if (r.model) result.models.push_back(std::move(r.model));
   std::sort(result.findings.begin(), result.findings.end(), findingLess);

@@ -46,6 +46,8 @@ struct Stats {
 };
 
 struct RunResult {
+  // Where identities are counted from (lint/discover/identity.h): fingerprints, baselines, SARIF.
+  std::string project_root;
   std::vector<Finding> findings;  // sorted by path, line, column, rule
   std::vector<Diagnostic> errors; // inputs that could not be (fully) analysed
   std::vector<Diagnostic> warnings; // inputs skipped that are worth a word (not an error: exit code unchanged)

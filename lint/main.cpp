@@ -382,7 +382,7 @@ int runCommandLine(int argc, char **argv) {
 
   // Everything that narrows the findings after the rules ran.
   auto narrow = [&](RunResult &r) {
-    if (baseline) applyBaseline(*baseline, r.findings);
+    if (baseline) applyBaseline(*baseline, r.findings, r.project_root);
     if (changed) {
       r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(),
                                       [&](const Finding &f) { return !touchedBy(*changed, f); }),
@@ -423,7 +423,7 @@ int runCommandLine(int argc, char **argv) {
 
   if (!writeBaselineFile.empty()) {
     std::string error;
-    if (!writeBaseline(writeBaselineFile, result.findings, error)) {
+    if (!writeBaseline(writeBaselineFile, result.findings, result.project_root, error)) {
       writeErrorsText(llvm::errs(), result, colorErr);
       return usageError("cannot write the baseline to " + writeBaselineFile + ": " + error);
     }

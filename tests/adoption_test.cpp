@@ -2,6 +2,7 @@
 // suppressions, changed-lines mode, --fix, SARIF (checked by Microsoft's SARIF validator),
 // GitHub annotations and the real pre-commit tool.
 #include <filesystem>
+#include <regex>
 
 #include <gtest/gtest.h>
 #include <llvm/Support/JSON.h>
@@ -301,4 +302,40 @@ TEST(Stdin, RenderedHelmOutputIsLintedAsTheNamedFile) {
     EXPECT_EQ(bad.exit_code, 2) << args << ": " << bad.out;
     EXPECT_NE(bad.err.find("retrylint: error:"), std::string::npos) << args << ": " << bad.err;
   }
+}
+
+// One identity per file: a baseline, a fingerprint and a SARIF URI do not depend on how the path
+// was typed or where the command ran; inside git they count from the repository root.
+TEST(PathIdentity, SameFindingHoweverThePathIsTypedAndWhereverItRuns) {
+  TempDir t;
+  std::string repo = t.path.string();
+  ASSERT_EQ(sh("cd '" + repo + "' && git -c init.defaultBranch=main init -q ."), 0);
+  std::string vs = t.write("deploy/istio/vs.yaml", kTwoRoutes);
+  std::string base = (t.path / "baseline.json").string();
+  ASSERT_EQ(runRetrylintIn(repo, "", "--no-cache --write-baseline baseline.json .").exit_code, 0);
+  EXPECT_NE(slurp(base).find("\"path\": \"deploy/istio/vs.yaml\""), std::string::npos) << slurp(base);
+  std::string sub = (t.path / "deploy").string();
+  for (const std::string &args : {std::string("istio/vs.yaml"), std::string("./istio/vs.yaml"), "'" + vs + "'", std::string("."),
+                                  std::string("istio/../istio/vs.yaml")}) {
+    CliRun r = runRetrylintIn(sub, "", "--no-cache --baseline ../baseline.json " + args);
+    EXPECT_EQ(r.exit_code, 0) << args << ":\n" << r.out;
+  }
+  auto sarifOf = [&](const std::string &dir, const std::string &args) {
+    return runRetrylintIn(dir, "", "--no-cache --format sarif " + args).out;
+  };
+  auto field = [](const std::string &sarif, const std::string &key) {
+    std::smatch m;
+    std::regex_search(sarif, m, std::regex("\"" + key + "\": \"([^\"]+)\""));
+    return m.size() > 1 ? m[1].str() : std::string();
+  };
+  std::string fromRoot = sarifOf(repo, "deploy/istio/vs.yaml"), fromSub = sarifOf(sub, "./istio/vs.yaml"),
+              absolute = sarifOf(sub, "'" + vs + "'");
+  for (const std::string *s : {&fromRoot, &fromSub, &absolute}) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(*s, m, std::regex("\"uri\": \"([^\"]+)\",\\s*\"uriBaseId\": \"%SRCROOT%\"")));
+    EXPECT_EQ(m[1].str(), "deploy/istio/vs.yaml");
+    EXPECT_EQ(field(*s, "retrylintFingerprint/v1"), field(fromRoot, "retrylintFingerprint/v1"));
+  }
+  EXPECT_NE(fromSub.find("\"%SRCROOT%\": {\n          \"uri\": \"file://" + repo + "/\""), std::string::npos)
+      << fromSub.substr(fromSub.find("originalUriBaseIds"), 200);
 }

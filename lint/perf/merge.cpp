@@ -6,6 +6,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "lint/io/write_file.h"
+#include "lint/discover/identity.h"
 #include "lint/perf/cache.h"
 #include "lint/report/report.h"
 
@@ -139,6 +140,7 @@ int mergeMain(int argc, char **argv) {
   if (inputs.empty()) return usage("no reports to merge");
 
   RunResult merged;
+  merged.project_root = projectRoot(""); // the shards ran from here too: SARIF URIs from the same root
   for (const std::string &in : inputs) {
     auto buf = llvm::MemoryBuffer::getFileOrSTDIN(in);
     if (!buf) return usage("cannot read " + in + ": " + buf.getError().message());

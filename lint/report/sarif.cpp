@@ -6,6 +6,7 @@
 #include <llvm/Support/Path.h>
 
 #include "lint/report/report.h"
+#include "lint/discover/identity.h"
 
 namespace retrylint {
 namespace {
@@ -46,13 +47,20 @@ void region(llvm::json::OStream &j, const Span &s, SourceLines &lines, const cha
   });
 }
 
-void location(llvm::json::OStream &j, const std::string &path, const Span *s, SourceLines &lines) {
+// A file's URI: relative to %SRCROOT% (the project root) when inside it, whatever the current
+// directory and however the path was typed; else an absolute file:// URI.
+void artifactLocation(llvm::json::OStream &j, const std::string &root, const std::string &path) {
+  j.attributeObject("artifactLocation", [&] {
+    std::string id = identityPath(root, path);
+    j.attribute("uri", toUri(id));
+    if (!llvm::sys::path::is_absolute(id)) j.attribute("uriBaseId", "%SRCROOT%");
+  });
+}
+
+void location(llvm::json::OStream &j, const std::string &path, const Span *s, SourceLines &lines, const std::string &root) {
   j.object([&] {
     j.attributeObject("physicalLocation", [&] {
-      j.attributeObject("artifactLocation", [&] {
-        j.attribute("uri", toUri(path));
-        if (!llvm::sys::path::is_absolute(path)) j.attribute("uriBaseId", "%SRCROOT%");
-      });
+      artifactLocation(j, root, path);
       if (s && s->line > 0) region(j, *s, lines);
     });
   });
@@ -80,7 +88,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
   const auto &rules = allRules();
   llvm::SmallString<256> cwd;
   llvm::sys::fs::current_path(cwd);
-  std::string root = toUri(cwd.str().str());
+  std::string root = toUri(result.project_root.empty() ? cwd.str().str() : result.project_root);
   if (root.empty() || root.back() != '/') root += '/';
 
   SourceLines lines;
@@ -136,7 +144,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
                   j.attribute("level", "error");
                   j.attributeObject("message", [&] { j.attribute("text", validUtf8(d.message)); });
                   Span s{d.path, d.line, d.column, d.line, d.column};
-                  j.attributeArray("locations", [&] { location(j, d.path, &s, lines); });
+                  j.attributeArray("locations", [&] { location(j, d.path, &s, lines, result.project_root); });
                 });
               }
             });
@@ -150,7 +158,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
                 if (rules[i]->code == f.rule) j.attribute("ruleIndex", static_cast<int64_t>(i));
               j.attribute("level", level(f.severity));
               j.attributeObject("message", [&] { j.attribute("text", validUtf8(f.message)); });
-              j.attributeArray("locations", [&] { location(j, f.where.path, &f.where, lines); });
+              j.attributeArray("locations", [&] { location(j, f.where.path, &f.where, lines, result.project_root); });
               j.attributeObject("partialFingerprints", [&] { j.attribute("retrylintFingerprint/v1", f.fingerprint); });
               if (!f.fixes.empty()) {
                 j.attributeArray("fixes", [&] {
@@ -159,10 +167,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
                       j.attributeObject("description", [&] { j.attribute("text", fix.description); });
                       j.attributeArray("artifactChanges", [&] {
                         j.object([&] {
-                          j.attributeObject("artifactLocation", [&] {
-                            j.attribute("uri", toUri(f.where.path));
-                            if (!llvm::sys::path::is_absolute(f.where.path.str())) j.attribute("uriBaseId", "%SRCROOT%");
-                          });
+                          artifactLocation(j, result.project_root, f.where.path);
                           j.attributeArray("replacements", [&] {
                             for (const TextEdit &e : fix.edits) {
                               j.object([&] {

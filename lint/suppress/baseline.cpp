@@ -1,4 +1,5 @@
 #include "lint/suppress/baseline.h"
+#include "lint/discover/identity.h"
 #include "lint/io/write_file.h"
 
 #include <algorithm>
@@ -113,10 +114,10 @@ std::optional<Baseline> loadBaseline(const std::string &path, std::vector<Diagno
   return b;
 }
 
-bool writeBaseline(const std::string &path, const std::vector<Finding> &findings, std::string &error) {
+bool writeBaseline(const std::string &path, const std::vector<Finding> &findings, const std::string &root, std::string &error) {
   std::map<std::tuple<std::string, std::string, std::string>, std::pair<int, std::string>> grouped;
   for (const Finding &f : findings) {
-    auto &slot = grouped[{f.rule, normalisePath(f.where.path), f.fingerprint}];
+    auto &slot = grouped[{f.rule, identityPath(root, f.where.path), f.fingerprint}];
     if (slot.first++ == 0) slot.second = f.message;
   }
   // All or nothing: a full disk never leaves a truncated baseline in place of the old one.
@@ -143,12 +144,12 @@ bool writeBaseline(const std::string &path, const std::vector<Finding> &findings
   }, error);
 }
 
-size_t applyBaseline(const Baseline &baseline, std::vector<Finding> &findings) {
+size_t applyBaseline(const Baseline &baseline, std::vector<Finding> &findings, const std::string &root) {
   auto remaining = baseline.entries;
   size_t before = findings.size();
   findings.erase(std::remove_if(findings.begin(), findings.end(),
                                 [&](const Finding &f) {
-                                  auto it = remaining.find({f.rule, normalisePath(f.where.path), f.fingerprint});
+                                  auto it = remaining.find({f.rule, identityPath(root, f.where.path), f.fingerprint});
                                   if (it == remaining.end() || it->second == 0) return false;
                                   --it->second;
                                   return true;

@@ -18,8 +18,9 @@ struct Baseline {
 };
 
 std::optional<Baseline> loadBaseline(const std::string &path, std::vector<Diagnostic> &errors);
-bool writeBaseline(const std::string &path, const std::vector<Finding> &findings, std::string &error);
+// Paths are written and matched as identities relative to `root` (lint/discover/identity.h).
+bool writeBaseline(const std::string &path, const std::vector<Finding> &findings, const std::string &root, std::string &error);
 // Removes the findings the baseline records; returns how many were removed.
-size_t applyBaseline(const Baseline &baseline, std::vector<Finding> &findings);
+size_t applyBaseline(const Baseline &baseline, std::vector<Finding> &findings, const std::string &root);
 
 } // namespace retrylint
