@@ -324,24 +324,37 @@ int runCommandLine(int argc, char **argv) {
     if (maxAttempts < 1) return usageError("--max-attempts must be at least 1");
     options.settings.request.max_attempts = maxAttempts;
   }
-  for (const std::string &name : disableRules) {
-    const Rule *r = findRule(name);
-    if (!r) return usageError("--disable: unknown rule '" + name + "' (see --list-rules)");
-    options.cli_rules[std::string(r->code)].enabled = false;
-  }
-  for (const std::string &name : enableRules) {
-    const Rule *r = findRule(name);
-    if (!r) return usageError("--enable: unknown rule '" + name + "' (see --list-rules)");
-    options.cli_rules[std::string(r->code)].enabled = true;
-  }
+  // Selectors (a code, a name, a code prefix such as RL1, or ALL) apply from the least specific
+  // to the most, so `--disable ALL --enable RL301` and `--enable RL3 --disable RL303` mean what
+  // they say in any order; at equal specificity, --severity over --enable over --disable.
+  struct Selection {
+    int specificity, kind;
+    std::vector<const Rule *> rules;
+    RuleSetting setting;
+  };
+  std::vector<Selection> selections;
+  auto select = [&](const std::string &flag, llvm::StringRef name, int kind, RuleSetting setting) -> std::string {
+    int specificity = 0;
+    auto rules = selectRules(name, &specificity);
+    if (rules.empty()) return flag + ": '" + name.str() + "' selects no rule (a code, a name, a code prefix such as RL1, or ALL; see --list-rules)";
+    selections.push_back({specificity, kind, std::move(rules), setting});
+    return "";
+  };
+  for (const std::string &name : disableRules)
+    if (auto e = select("--disable", name, 0, RuleSetting{false, std::nullopt}); !e.empty()) return usageError(e);
+  for (const std::string &name : enableRules)
+    if (auto e = select("--enable", name, 1, RuleSetting{true, std::nullopt}); !e.empty()) return usageError(e);
   for (const std::string &o : severityOverrides) {
     auto [name, level] = llvm::StringRef(o).split('=');
-    const Rule *r = findRule(name);
-    if (!r) return usageError("--severity: unknown rule '" + name.str() + "' (see --list-rules)");
     auto sev = parseSeverity(level);
     if (!sev) return usageError("--severity " + o + ": the level must be error, warning or note");
-    options.cli_rules[std::string(r->code)] = RuleSetting{true, sev};
+    if (auto e = select("--severity", name, 2, RuleSetting{true, sev}); !e.empty()) return usageError(e);
   }
+  std::stable_sort(selections.begin(), selections.end(), [](const Selection &a, const Selection &b) {
+    return std::tie(a.specificity, a.kind) < std::tie(b.specificity, b.kind);
+  });
+  for (const Selection &s : selections)
+    for (const Rule *r : s.rules) options.cli_rules[std::string(r->code)] = s.setting;
 
   std::optional<Baseline> baseline;
   if (!baselineFile.empty()) {

@@ -94,6 +94,25 @@ std::string explainRule(const Rule &r) {
   return out;
 }
 
+std::vector<const Rule *> selectRules(std::string_view sel, int *specificity) {
+  std::vector<const Rule *> out;
+  if (const Rule *r = findRule(sel)) {
+    if (specificity) *specificity = 100;
+    return {r};
+  }
+  if (sel == "ALL" || sel == "all") {
+    if (specificity) *specificity = 0;
+    return allRules();
+  }
+  std::string upper(sel);
+  for (char &c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (upper.size() >= 2 && upper.compare(0, 2, "RL") == 0)
+    for (const Rule *r : allRules())
+      if (r->code.substr(0, upper.size()) == upper) out.push_back(r);
+  if (specificity) *specificity = static_cast<int>(upper.size());
+  return out;
+}
+
 std::string ruleHelpUri(const Rule &r) {
   std::string anchor = std::string(r.code) + "-" + std::string(r.name);
   for (char &c : anchor) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

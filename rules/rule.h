@@ -95,6 +95,11 @@ private:
 const std::vector<const Rule *> &allRules();
 // By code ("RL101") or name ("backoff-missing-jitter"); nullptr if none.
 const Rule *findRule(std::string_view codeOrName);
+// A rule selector, as --enable/--disable/--severity and the config's `rules` take it: a code or
+// name (one rule), a code prefix ("RL1": the backoff rules, "RL40"), or ALL. Empty when it selects
+// nothing. `specificity` orders selectors so the more specific wins whatever order they come in
+// (ALL < shorter prefix < longer prefix < one rule), as ruff does.
+std::vector<const Rule *> selectRules(std::string_view selector, int *specificity = nullptr);
 
 // "RL101 backoff-missing-jitter (warning)\n\nWhat it finds\n…" — what --explain prints.
 std::string explainRule(const Rule &rule);

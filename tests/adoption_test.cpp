@@ -3,6 +3,7 @@
 // GitHub annotations and the real pre-commit tool.
 #include <filesystem>
 #include <regex>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <llvm/Support/JSON.h>
@@ -338,4 +339,33 @@ TEST(PathIdentity, SameFindingHoweverThePathIsTypedAndWhereverItRuns) {
   }
   EXPECT_NE(fromSub.find("\"%SRCROOT%\": {\n          \"uri\": \"file://" + repo + "/\""), std::string::npos)
       << fromSub.substr(fromSub.find("originalUriBaseIds"), 200);
+}
+
+// Rules are selected by code, name, code prefix or ALL, on the command line and in the config;
+// the more specific selector wins whatever the order.
+TEST(RuleSelection, PrefixesAndAllWithTheMostSpecificWinning) {
+  auto rulesIn = [](const CliRun &r) {
+    std::set<std::string> out;
+    std::regex code(R"(\[(RL\d+) )");
+    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), code); it != std::sregex_iterator(); ++it) out.insert((*it)[1]);
+    return out;
+  };
+  EXPECT_EQ(rulesIn(runRetrylint("--no-cache --config /dev/null --enable RL301 --disable ALL fixtures/demo")),
+            (std::set<std::string>{"RL301"}));
+  EXPECT_EQ(rulesIn(runRetrylint("--no-cache --config /dev/null --disable RL4,RL9 --enable RL401 fixtures/demo")),
+            (std::set<std::string>{"RL102", "RL203", "RL301", "RL302", "RL303", "RL401"}));
+  CliRun none = runRetrylint("--no-cache --disable RL7 fixtures/demo");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("'RL7' selects no rule"), std::string::npos) << none.err;
+
+  TempDir t;
+  t.write("vs.yaml", kTwoRoutes);
+  t.write(".retrylint.yaml", "rules:\n  RL203: note\n  ALL: off\n  RL2: warning\n");
+  CliRun r = runRetrylintIn(t.path.string(), "", "--no-cache --format json vs.yaml");
+  EXPECT_NE(r.out.find("\"rule\": \"RL203\",\n      \"name\": \"attempts-excessive\",\n      \"severity\": \"note\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"rule\": \"RL3"), std::string::npos) << r.out;
+  t.write(".retrylint.yaml", "rules:\n  RL77: off\n");
+  CliRun bad = runRetrylintIn(t.path.string(), "", "--no-cache vs.yaml");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("'RL77' selects no rule"), std::string::npos) << bad.err;
 }

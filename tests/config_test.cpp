@@ -64,7 +64,7 @@ TEST(Config, ErrorsNameTheLine) {
     const char *words;
   } cases[] = {
       {"rules:\n  RL303: off\nsetings:\n  max-attempts: 3\n", 3, "unknown key 'setings'"},
-      {"rules:\n  RL999: off\n", 2, "unknown rule 'RL999'"},
+      {"rules:\n  RL999: off\n", 2, "'RL999' selects no rule"},
       {"rules:\n  RL101: loud\n", 2, "'loud' is not on, off, error, warning or note"},
       {"settings:\n  max-attempts: zero\n", 2, "positive whole number"},
       {"settings:\n  max-tries: 3\n", 2, "unknown key 'max-tries' in settings"},

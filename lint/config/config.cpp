@@ -85,18 +85,25 @@ std::vector<std::string> globList(const YAML::Node &n, const std::string &what) 
 RuleSettings ruleSettings(const YAML::Node &n) {
   if (!n.IsMap()) fail(n, "rules must be a map of rule (code or name) to on, off, error, warning or note");
   RuleSettings out;
+  // Keys select rules as the command line does (code, name, code prefix, ALL); the more specific
+  // selector wins whatever the order of the keys.
+  std::vector<std::tuple<int, std::vector<const Rule *>, RuleSetting>> selected;
   for (auto it = n.begin(); it != n.end(); ++it) {
     std::string name = scalar(it->first, "a rule");
-    const Rule *r = findRule(name);
-    if (!r) fail(it->first, "unknown rule '" + name + "' (see retrylint --list-rules)");
+    int specificity = 0;
+    auto rules = selectRules(name, &specificity);
+    if (rules.empty()) fail(it->first, "'" + name + "' selects no rule (a code, a name, a code prefix such as RL1, or ALL; see retrylint --list-rules)");
     std::string v = it->second.IsScalar() ? it->second.Scalar() : "";
     RuleSetting s;
     if (v == "off" || v == "false") s.enabled = false;
     else if (v == "on" || v == "true") s.enabled = true;
     else if (auto sev = parseSeverity(v)) s.enabled = true, s.severity = sev;
     else fail(it->second, "rule " + name + ": '" + v + "' is not on, off, error, warning or note");
-    out[std::string(r->code)] = s;
+    selected.emplace_back(specificity, std::move(rules), s);
   }
+  std::stable_sort(selected.begin(), selected.end(), [](const auto &a, const auto &b) { return std::get<0>(a) < std::get<0>(b); });
+  for (const auto &[specificity, rules, s] : selected)
+    for (const Rule *r : rules) out[std::string(r->code)] = s;
   return out;
 }
 
