@@ -369,3 +369,38 @@ TEST(RuleSelection, PrefixesAndAllWithTheMostSpecificWinning) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("'RL77' selects no rule"), std::string::npos) << bad.err;
 }
+
+// JSON has no comments: a member the runtime tolerates carries the suppression.
+TEST(JsonSuppression, MembersTheRuntimeToleratesCarryIt) {
+  TempDir t;
+  const std::string grpc = "{\n  \"methodConfig\": [{\n    \"name\": [{\"service\": \"a.B\"}],\n    \"retryPolicy\": {\n"
+                           "      \"//retrylint\": \"ignore[RL203] the gateway in front caps it at 3\",\n"
+                           "      \"maxAttempts\": 5,\n      \"initialBackoff\": \"0.1s\", \"maxBackoff\": \"1s\", \"backoffMultiplier\": 2,\n"
+                           "      \"retryableStatusCodes\": [\"UNAVAILABLE\"]\n    }\n  }]\n}\n";
+  t.write("svc.json", grpc);
+  CliRun quiet = runRetrylintIn(t.path.string(), "", "--no-cache --max-attempts 3 svc.json");
+  EXPECT_EQ(quiet.out.find("RL203"), std::string::npos) << quiet.out;
+  EXPECT_EQ(quiet.out.find("RL902"), std::string::npos) << quiet.out;
+  std::string other = grpc;
+  other.replace(other.find("ignore[RL203]"), 13, "ignore[RL401]");
+  t.write("svc.json", other);
+  CliRun loud = runRetrylintIn(t.path.string(), "", "--no-cache --max-attempts 3 svc.json");
+  EXPECT_NE(loud.out.find("svc.json:6:22: warning: maxAttempts 5 exceeds"), std::string::npos) << loud.out;
+  EXPECT_NE(loud.out.find("svc.json:5:7: note: this suppression silences no finding"), std::string::npos) << loud.out;
+
+  // Step Functions: a retrier's Comment (Step Functions accepts it there).
+  const std::string asl = "{\"StartAt\": \"Pay\", \"States\": {\"Pay\": {\"Type\": \"Task\",\n"
+                          " \"Resource\": \"arn:aws:lambda:us-east-1:123456789012:function:pay\",\n"
+                          " \"Retry\": [{\"ErrorEquals\": [\"States.ALL\"], \"MaxAttempts\": 2, \"JitterStrategy\": \"FULL\",\n"
+                          "   \"Comment\": \"retrylint: ignore[RL402] idempotent by design\"}],\n"
+                          " \"End\": true}}}\n";
+  t.write("flow.asl.json", asl);
+  CliRun sfn = runRetrylintIn(t.path.string(), "", "--no-cache flow.asl.json");
+  std::string plain = asl;
+  plain.replace(plain.find("retrylint: ignore[RL402] idempotent by design"), 45, "idempotent by design");
+  t.write("plain.asl.json", plain);
+  CliRun plainRun = runRetrylintIn(t.path.string(), "", "--no-cache plain.asl.json");
+  EXPECT_NE(plainRun.out.find("RL402"), std::string::npos) << plainRun.out;
+  EXPECT_EQ(sfn.out.find("RL402"), std::string::npos) << sfn.out;
+  EXPECT_EQ(sfn.out.find("RL902"), std::string::npos) << sfn.out;
+}

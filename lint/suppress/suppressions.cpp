@@ -1,5 +1,8 @@
 #include "lint/suppress/suppressions.h"
 
+#include <optional>
+#include <regex>
+
 #include <algorithm>
 #include <cctype>
 
@@ -33,6 +36,55 @@ bool commentOnly(std::string_view line, size_t pos) {
                              before.front() == '*' || before.front() == '!' || before.front() == ' '))
     before.remove_prefix(1);
   return before.empty();
+}
+
+// A JSON member that carries a suppression: `"//retrylint": "ignore[RL203] reason"` (any JSON
+// dialect whose runtime ignores unknown keys: gRPC service configs), or `"Comment": "retrylint:
+// ignore[RL101] reason"` (Step Functions states and retriers take a Comment), `"$comment"` and
+// `"_comment"` likewise. `text` starts at `ignore`; `alone`: the member is all its line holds.
+struct JsonMember {
+  size_t at;
+  std::string_view text;
+  bool alone;
+};
+std::optional<JsonMember> jsonSuppression(std::string_view line) {
+  static const std::regex member(R"re("(//retrylint|Comment|\$comment|_comment)"\s*:\s*"(retrylint:\s*)?(ignore[^"]*)"\s*,?)re");
+  // std::regex recurses per character: a stranger's megabyte line must not reach it.
+  if (line.size() > 4096 || line.find('"') == std::string_view::npos) return std::nullopt;
+  std::cmatch m;
+  if (!std::regex_search(line.data(), line.data() + line.size(), m, member)) return std::nullopt;
+  if (m[1].str() != "//retrylint" && !m[2].matched) return std::nullopt; // another key's own text
+  size_t at = static_cast<size_t>(m.position(0));
+  bool alone = trimLeft(line.substr(0, at)).empty() && trimLeft(line.substr(at + static_cast<size_t>(m.length(0)))).empty();
+  return JsonMember{at, line.substr(static_cast<size_t>(m.position(3)), static_cast<size_t>(m.length(3))), alone};
+}
+
+// The 1-based first and last lines of the JSON object around byte `offset` ({0, 0}: none), found
+// by one pass over the text that skips strings.
+std::pair<int, int> enclosingObject(const SourceFile &src, size_t offset) {
+  const std::string &t = src.text();
+  std::vector<size_t> open;
+  size_t start = std::string::npos;
+  bool inString = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+      continue;
+    }
+    if (i == offset) {
+      if (open.empty()) return {0, 0};
+      start = open.back();
+    }
+    if (c == '"') inString = true;
+    else if (c == '{') open.push_back(i);
+    else if (c == '}' && !open.empty()) {
+      if (open.back() == start) return {src.spanAt(start, 1).line, src.spanAt(i, 1).line};
+      open.pop_back();
+    }
+  }
+  return {0, 0};
 }
 
 void addRules(std::string_view list, Suppression &s) {
@@ -101,8 +153,21 @@ std::vector<Suppression> parseSuppressions(const SourceFile &src) {
 
     // retrylint: ignore[...] / ignore-file[...]
     size_t marker = line.find("retrylint:");
-    if (marker == std::string_view::npos || !inComment(line, marker)) continue;
-    std::string_view rest = trimLeft(line.substr(marker + 10));
+    std::string_view rest;
+    bool alone = false;
+    std::pair<int, int> object{0, 0};
+    if (marker != std::string_view::npos && inComment(line, marker)) {
+      rest = trimLeft(line.substr(marker + 10));
+      alone = commentOnly(line, marker);
+    } else if (auto member = jsonSuppression(line)) {
+      // JSON has no comments: a member the runtime tolerates carries it (see the header).
+      marker = member->at;
+      rest = member->text;
+      alone = member->alone;
+      object = enclosingObject(src, src.offsetOf(l, static_cast<int>(marker)));
+    } else {
+      continue;
+    }
     Suppression s;
     if (rest.rfind("ignore-file", 0) == 0) {
       s.file_wide = true;
@@ -122,7 +187,9 @@ std::vector<Suppression> parseSuppressions(const SourceFile &src) {
     while (!reason.empty() && (reason.back() == ' ' || reason.back() == '/' || reason.back() == '*')) reason.pop_back();
     s.reason = reason;
     s.where = src.spanAt(src.offsetOf(l, static_cast<int>(marker)), line.size() - marker);
-    if (!s.file_wide) s.target_line = commentOnly(line, marker) ? nextCodeLine(src, l) : l + 1;
+    while (!s.reason.empty() && (s.reason.back() == '"' || s.reason.back() == ',')) s.reason.pop_back();
+    if (!s.file_wide) s.target_line = alone ? nextCodeLine(src, l) : l + 1;
+    if (!s.file_wide && object.first > 0) std::tie(s.target_line, s.target_end_line) = object;
     out.push_back(std::move(s));
   }
   return out;
@@ -134,7 +201,9 @@ std::vector<Suppression> applySuppressions(std::vector<Finding> &findings, std::
                                   [&](const Finding &f) {
                                     bool hit = false;
                                     for (Suppression &s : suppressions) {
-                                      if (!s.file_wide && s.target_line != f.where.line) continue;
+                                      if (!s.file_wide && (s.target_end_line ? f.where.line < s.target_line || f.where.line > s.target_end_line
+                                                                             : s.target_line != f.where.line))
+                                        continue;
                                       if (!s.codes.empty() && !s.codes.count(f.rule)) continue;
                                       if (s.codes.empty() && !s.unknown.empty()) continue; // only unknown names
                                       s.used = true;
