@@ -134,3 +134,19 @@ TEST(ConfigCli, FoundFromTheWorkingDirectoryAndBadConfigIsExit2) {
   EXPECT_NE(slurp(t.path / "err.txt").find(".retrylint.yaml:3:3: error: unknown key 'colour' in settings"), std::string::npos)
       << slurp(t.path / "err.txt");
 }
+
+// Every mistake in a config is reported in one run, in line order, not only the first.
+TEST(Config, EveryErrorInOneRun) {
+  std::vector<Diagnostic> errors;
+  auto c = parseProjectConfig(".retrylint.yaml",
+                              "rules:\n  RL77: off\n  RL301: sometimes\nsettings:\n  max-attempts: zero\n  colour: red\n"
+                              "overrides:\n  - {paths: [a], rules: {RL88: off}}\nunknown: 1\n",
+                              errors);
+  EXPECT_FALSE(c);
+  std::vector<int> lines;
+  for (const Diagnostic &d : errors) lines.push_back(d.line);
+  EXPECT_EQ(lines, (std::vector<int>{2, 3, 5, 6, 8, 9}));
+  ASSERT_EQ(errors.size(), 6u);
+  EXPECT_NE(errors[1].message.find("'sometimes' is not on, off"), std::string::npos) << errors[1].message;
+  EXPECT_NE(errors[4].message.find("'RL88' selects no rule"), std::string::npos) << errors[4].message;
+}

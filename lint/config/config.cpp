@@ -26,6 +26,18 @@ struct ConfigError {
   int line, column;
   std::string message;
 };
+// Every error of a config in one run: each section, rule entry, unknown key and override is
+// checked on its own, and what fails is collected rather than ending the parse.
+struct ConfigErrors {
+  std::vector<ConfigError> all;
+  template <class F> void check(F &&f) {
+    try {
+      f();
+    } catch (const ConfigError &e) {
+      all.push_back(e);
+    }
+  }
+};
 
 int lineOf(const YAML::Node &n) { return n.Mark().is_null() ? 0 : n.Mark().line + 1; }
 int colOf(const YAML::Node &n) { return n.Mark().is_null() ? 0 : n.Mark().column + 1; }
@@ -82,13 +94,13 @@ std::vector<std::string> globList(const YAML::Node &n, const std::string &what) 
   return out;
 }
 
-RuleSettings ruleSettings(const YAML::Node &n) {
+RuleSettings ruleSettings(const YAML::Node &n, ConfigErrors &errors) {
   if (!n.IsMap()) fail(n, "rules must be a map of rule (code or name) to on, off, error, warning or note");
   RuleSettings out;
   // Keys select rules as the command line does (code, name, code prefix, ALL); the more specific
   // selector wins whatever the order of the keys.
   std::vector<std::tuple<int, std::vector<const Rule *>, RuleSetting>> selected;
-  for (auto it = n.begin(); it != n.end(); ++it) {
+  for (auto it = n.begin(); it != n.end(); ++it) errors.check([&] {
     std::string name = scalar(it->first, "a rule");
     int specificity = 0;
     auto rules = selectRules(name, &specificity);
@@ -100,20 +112,27 @@ RuleSettings ruleSettings(const YAML::Node &n) {
     else if (auto sev = parseSeverity(v)) s.enabled = true, s.severity = sev;
     else fail(it->second, "rule " + name + ": '" + v + "' is not on, off, error, warning or note");
     selected.emplace_back(specificity, std::move(rules), s);
-  }
+  });
   std::stable_sort(selected.begin(), selected.end(), [](const auto &a, const auto &b) { return std::get<0>(a) < std::get<0>(b); });
   for (const auto &[specificity, rules, s] : selected)
     for (const Rule *r : rules) out[std::string(r->code)] = s;
   return out;
 }
 
+void checkKeys(const YAML::Node &map, const std::set<std::string> &allowed, const std::string &where, ConfigErrors &errors);
 void checkKeys(const YAML::Node &map, const std::set<std::string> &allowed, const std::string &where) {
+  ConfigErrors errors;
+  checkKeys(map, allowed, where, errors);
+  if (!errors.all.empty()) throw errors.all.front();
+}
+
+void checkKeys(const YAML::Node &map, const std::set<std::string> &allowed, const std::string &where, ConfigErrors &errors) {
   for (auto it = map.begin(); it != map.end(); ++it) {
     std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
     if (!allowed.count(key)) {
       std::string list;
       for (const auto &k : allowed) list += (list.empty() ? "" : ", ") + k;
-      fail(it->first, "unknown key '" + key + "' in " + where + " (allowed: " + list + ")");
+      errors.check([&] { fail(it->first, "unknown key '" + key + "' in " + where + " (allowed: " + list + ")"); });
     }
   }
 }
@@ -196,39 +215,43 @@ ProjectConfig parse(const YAML::Node &root, const std::string &path) {
   c.root = llvm::sys::path::parent_path(abs).str();
   if (root.IsNull()) return c;
   if (!root.IsMap()) fail(root, "the config must be a map with rules, settings, exclude, overrides, layers, chains");
-  checkKeys(root, {"rules", "settings", "exclude", "overrides", "layers", "chains"}, "the config");
-  if (auto n = root["rules"]) c.rules = ruleSettings(n);
-  if (auto n = root["settings"]) {
+  ConfigErrors errors;
+  checkKeys(root, {"rules", "settings", "exclude", "overrides", "layers", "chains"}, "the config", errors);
+  if (auto n = root["rules"]) errors.check([&] { c.rules = ruleSettings(n, errors); });
+  if (auto n = root["settings"]) errors.check([&] {
     if (!n.IsMap()) fail(n, "settings must be a map");
-    checkKeys(n, {"max-attempts", "max-wait", "max-amplification", "background"}, "settings");
-    workloadLimits(n, "settings.", c.settings.request);
-    if (auto b = n["background"]) {
+    checkKeys(n, {"max-attempts", "max-wait", "max-amplification", "background"}, "settings", errors);
+    errors.check([&] { workloadLimits(n, "settings.", c.settings.request); });
+    if (auto b = n["background"]) errors.check([&] {
       if (!b.IsMap()) fail(b, "settings.background must be a map with max-attempts and max-wait");
-      checkKeys(b, {"max-attempts", "max-wait"}, "settings.background");
+      checkKeys(b, {"max-attempts", "max-wait"}, "settings.background", errors);
       workloadLimits(b, "settings.background.", c.settings.background);
-    }
-    if (auto v = n["max-amplification"]) c.settings.max_amplification = positiveInt(v, "settings.max-amplification");
-  }
-  if (auto n = root["exclude"]) c.exclude = globList(n, "exclude");
-  if (auto n = root["overrides"]) {
+    });
+    if (auto v = n["max-amplification"]) errors.check([&] { c.settings.max_amplification = positiveInt(v, "settings.max-amplification"); });
+  });
+  if (auto n = root["exclude"]) errors.check([&] { c.exclude = globList(n, "exclude"); });
+  if (auto n = root["overrides"]) errors.check([&] {
     if (!n.IsSequence()) fail(n, "overrides must be a list of {paths, rules}");
-    for (const auto &o : n) {
+    for (const auto &o : n) errors.check([&] {
       if (!o.IsMap()) fail(o, "each override must be a map with paths and rules");
-      checkKeys(o, {"paths", "rules"}, "an override");
+      checkKeys(o, {"paths", "rules"}, "an override", errors);
       if (!o["paths"] || !o["rules"]) fail(o, "each override needs both paths and rules");
-      c.overrides.push_back(PathOverride{globList(o["paths"], "overrides[].paths"), ruleSettings(o["rules"]), lineOf(o)});
-    }
-  }
-  if (auto n = root["layers"]) parseLayers(n, c);
+      c.overrides.push_back(PathOverride{globList(o["paths"], "overrides[].paths"), ruleSettings(o["rules"], errors), lineOf(o)});
+    });
+  });
+  if (auto n = root["layers"]) errors.check([&] { parseLayers(n, c); });
   if (auto n = root["chains"]) {
-    if (!root["layers"]) fail(n, "chains name layers, but no layers are declared");
-    parseChains(n, c);
+    errors.check([&] {
+      if (!root["layers"]) fail(n, "chains name layers, but no layers are declared");
+      parseChains(n, c);
+    });
   } else if (!c.layers.empty()) {
     LayerChain all;
     all.line = lineOf(root["layers"]);
     for (size_t i = 0; i < c.layers.size(); ++i) all.layers.push_back(i);
     c.chains.push_back(all);
   }
+  if (!errors.all.empty()) throw errors;
   return c;
 }
 
@@ -296,6 +319,12 @@ std::optional<ProjectConfig> parseProjectConfig(const std::string &path, const s
     return parse(root, path);
   } catch (const ConfigError &e) {
     errors.push_back(Diagnostic{path, e.line, e.column, e.message});
+  } catch (const ConfigErrors &all) {
+    std::vector<ConfigError> sorted = all.all;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const ConfigError &a, const ConfigError &b) {
+      return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    });
+    for (const ConfigError &e : sorted) errors.push_back(Diagnostic{path, e.line, e.column, e.message});
   } catch (const YAML::Exception &e) {
     errors.push_back(Diagnostic{path, e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.is_null() ? 0 : e.mark.column + 1,
                                 "invalid YAML: " + e.msg});
