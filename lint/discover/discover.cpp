@@ -1,6 +1,7 @@
 #include "lint/discover/discover.h"
 #include "lint/parallel.h"
 
+#include <set>
 #include <algorithm>
 #include <cerrno>
 
@@ -239,6 +240,16 @@ std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vect
     std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.path < b.path; });
     out.insert(out.end(), found.begin(), found.end());
   }
+  // A file reached twice (`t.yaml ./t.yaml`, `. /abs/dir`) is one input, analysed and counted
+  // once under the first way it was reached: by its absolute path without `.` components (`..`
+  // is kept: through a symbolic link, `link/../x` need not be `x`).
+  std::set<std::string> seen;
+  llvm::erase_if(out, [&](const Candidate &c) {
+    llvm::SmallString<256> abs(c.path);
+    llvm::sys::fs::make_absolute(abs);
+    llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/false);
+    return !seen.insert(abs.str().str()).second;
+  });
   return out;
 }
 
