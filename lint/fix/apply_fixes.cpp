@@ -62,6 +62,25 @@ bool sameEdits(const Fix &a, const Fix &b) {
   return true;
 }
 
+std::vector<TextEdit> combineFixes(const std::string &text, size_t bom, const std::vector<const Fix *> &fixes, size_t *taken) {
+  std::vector<TextEdit> accepted;
+  std::vector<const Fix *> kept;
+  for (const Fix *fix : fixes) {
+    if (std::any_of(kept.begin(), kept.end(), [&](const Fix *t) { return sameEdits(*t, *fix); })) continue;
+    std::vector<TextEdit> candidate = accepted;
+    for (TextEdit e : fix->edits) {
+      e.offset += bom;
+      candidate.push_back(e);
+    }
+    std::string probe = text;
+    if (!applyEdits(probe, candidate)) continue; // overlaps an accepted fix
+    accepted = std::move(candidate);
+    kept.push_back(fix);
+  }
+  if (taken) *taken = kept.size();
+  return accepted;
+}
+
 namespace {
 
 std::string errnoText(int e) { return llvm::sys::StrError(e); }
@@ -114,20 +133,8 @@ std::string fixFile(const std::string &path, const std::vector<const Fix *> &fix
   for (const Fix *fix : fixes)
     if (fix->source_sha256 != digest) return "changed since it was analysed; not fixed (run again)";
 
-  std::vector<TextEdit> accepted;
-  std::vector<const Fix *> taken;
-  for (const Fix *fix : fixes) {
-    if (std::any_of(taken.begin(), taken.end(), [&](const Fix *t) { return sameEdits(*t, *fix); })) continue;
-    std::vector<TextEdit> candidate = accepted;
-    for (TextEdit e : fix->edits) {
-      e.offset += bom;
-      candidate.push_back(e);
-    }
-    std::string probe = text;
-    if (!applyEdits(probe, candidate)) continue; // overlaps an accepted fix
-    accepted = std::move(candidate);
-    taken.push_back(fix);
-  }
+  size_t taken = 0;
+  std::vector<TextEdit> accepted = combineFixes(text, bom, fixes, &taken);
   if (accepted.empty()) return "";
   applyEdits(text, accepted);
 
@@ -160,7 +167,7 @@ std::string fixFile(const std::string &path, const std::vector<const Fix *> &fix
       ::fstatat(dirFd.fd, base.c_str(), &nowByName, AT_SYMLINK_NOFOLLOW) != 0 || !sameVersion(before, nowByName))
     return fail("changed while being fixed; not fixed (run again)");
   if (::renameat(dirFd.fd, tmp.c_str(), dirFd.fd, base.c_str()) != 0) return fail("cannot replace it");
-  applied += taken.size();
+  applied += taken;
   return "";
 }
 

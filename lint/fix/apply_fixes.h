@@ -33,6 +33,12 @@ bool applyEdits(std::string &text, std::vector<TextEdit> edits);
 // Two fixes that make the same edits (one default offered by two rules): applied once.
 bool sameEdits(const Fix &a, const Fix &b);
 
+// The edits of `fixes` that go together on `text` (their offsets moved past a byte-order mark of
+// `bom` bytes), in order: a fix that repeats a kept one's edits or overlaps them is left out (the
+// next run offers it again). `taken`: how many fixes were kept.
+std::vector<TextEdit> combineFixes(const std::string &text, size_t bom, const std::vector<const Fix *> &fixes,
+                                   size_t *taken = nullptr);
+
 // SHA-256 of a text, in hex.
 std::string textDigest(std::string_view text);
 // Records on every fix of `findings` the digest of the text its offsets point into.

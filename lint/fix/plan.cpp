@@ -218,17 +218,7 @@ std::string fixDiff(const std::vector<Finding> &chosen) {
     if (!readRegular(path, text)) continue;
     const size_t bom = bomLength(text);
     if (textDigest(std::string_view(text).substr(bom)) != fixes.front()->source_sha256) continue;
-    std::vector<TextEdit> edits;
-    std::vector<const Fix *> taken;
-    for (const Fix *fix : fixes) {
-      if (std::any_of(taken.begin(), taken.end(), [&](const Fix *t) { return sameEdits(*t, *fix); })) continue;
-      std::vector<TextEdit> candidate = edits;
-      for (const TextEdit &e : shifted(fix->edits, static_cast<std::ptrdiff_t>(bom))) candidate.push_back(e);
-      std::string probe = text;
-      if (!applyEdits(probe, candidate)) continue;
-      edits = std::move(candidate);
-      taken.push_back(fix);
-    }
+    std::vector<TextEdit> edits = combineFixes(text, bom, fixes);
     if (!edits.empty()) out += fileDiff(path, text, edits);
   }
   return out;

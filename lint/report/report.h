@@ -4,10 +4,10 @@
 #include <memory>
 #include <optional>
 
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "lint/engine.h"
+#include "lint/source.h"
 
 namespace retrylint {
 
@@ -26,7 +26,9 @@ public:
   int codePointColumn(const std::string &path, int line, int byteColumn);
 
 private:
-  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> files_;
+  // Each file indexed once by its line starts (SourceFile), as the extractors read it: a report of
+  // many findings in one large file costs one read, not a scan per finding.
+  std::map<std::string, std::optional<SourceFile>> files_;
 };
 
 // `path:line:col: severity: message [RL101 backoff-missing-jitter]`, one line per finding, and

@@ -71,21 +71,14 @@ std::optional<std::string_view> SourceLines::line(const std::string &path, int l
   if (fresh) {
     llvm::sys::fs::file_status st;
     if (!llvm::sys::fs::status(path, st) && llvm::sys::fs::is_regular_file(st) && st.getSize() <= (32u << 20))
-      if (auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false))
-        it->second = std::move(*buf);
+      if (auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false)) {
+        llvm::StringRef text = (*buf)->getBuffer();
+        if (text.startswith("\xEF\xBB\xBF")) text = text.drop_front(3); // spans count from after it
+        it->second.emplace(path, text.str());
+      }
   }
-  if (!it->second || line < 1) return std::nullopt;
-  llvm::StringRef text = it->second->getBuffer();
-  size_t at = 0;
-  for (int i = 1; i < line; ++i) {
-    at = text.find('\n', at);
-    if (at == llvm::StringRef::npos) return std::nullopt;
-    ++at;
-  }
-  if (at == 0 && text.startswith("\xEF\xBB\xBF")) at = 3;
-  llvm::StringRef ln = text.substr(at, text.find('\n', at) - at);
-  if (ln.endswith("\r")) ln = ln.drop_back();
-  return std::string_view(ln.data(), ln.size());
+  if (!it->second || line < 1 || line > it->second->lineCount()) return std::nullopt;
+  return it->second->line(line - 1);
 }
 
 int SourceLines::codePointColumn(const std::string &path, int line, int byteColumn) {
