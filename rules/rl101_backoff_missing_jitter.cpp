@@ -3,6 +3,10 @@
 namespace retrylint {
 namespace {
 
+// Background work retrying this often or less is advice (docs/accuracy.md: reviewers judged such
+// waves too small to act on).
+constexpr int kSmallWave = 2;
+
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
     const Backoff &b = p.backoff;
@@ -16,8 +20,16 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
            (n ? std::to_string(*n) + (*n == 1 ? " retry arrives" : " retries arrive") : std::string("their retries arrive")) +
            " at the recovering service in synchronized waves" +
            (p.max_attempts.known() && !p.max_attempts.value ? std::string(", for as long as the retries go on (they are unbounded)") : "");
-    if (b.jitter_configurable) {
+    // Background work that retries once or twice sends a small wave, seconds long: advice.
+    const bool smallWave = p.workload == Workload::Background && n && *n <= kSmallWave;
+    if (b.jitter_configurable && !smallWave) {
       out.report(p, b.jitter.where, "jitter", msg, b.jitter.fix);
+    } else if (smallWave) {
+      Reporter advice = out;
+      advice.capSeverity(Severity::Note);
+      advice.report(p, b.jitter.where, "jitter", msg + " (" + std::to_string(*n) + (*n == 1 ? " retry" : " retries") +
+                                                     " of background work: a small wave)",
+                    b.jitter.fix);
     } else {
       Reporter advice = out; // nothing in the file can add jitter: advice, at note severity
       advice.capSeverity(Severity::Note);
@@ -36,7 +48,13 @@ extern const Rule kRL101 = {
         "added to or multiplied into the delay. Reported for policies whose jitter is absent or switched "
         "off; never for gRPC, Envoy or Istio, whose runtimes jitter every backoff themselves. Where the "
         "dialect has no jitter setting at all (Argo Workflows, Spring Cloud Gateway Server MVC) it is a note: "
-        "the message says so, and there is no fix to offer in that file.",
+        "the message says so, and there is no fix to offer in that file. A herd needs a crowd: on a request "
+        "path there always is one; in a workflow (Step Functions) it is a warning only where the files show "
+        "one, and the message says which: a Map state running 10 or more iterations at once, or a trigger "
+        "that starts an execution per event (an API or queue event, an event rule or pipe, a function that "
+        "starts it), read from the SAM or CloudFormation template beside the definition. A workflow only a "
+        "schedule starts, one whose trigger is not in the files, and background work with 1 or 2 retries "
+        "get a note.",
         "When a dependency fails, every client sees the failure at about the same instant. Without "
         "jitter they all wait the same time and retry at the same instant again: 1,000 clients that got a "
         "503 together hit the recovering service together, in waves, for as long as the outage lasts. "
@@ -51,6 +69,11 @@ extern const Rule kRL101 = {
         "retry behavior; gRFC A6 (gRPC applies ±20 % jitter itself); Envoy router filter, x-envoy-max-retries.",
     },
     check,
+    nullptr,
+    /*checks_implicit=*/false,
+    /*aggregate_notes=*/false,
+    /*needs_a_crowd=*/true,
+    /*needs_a_crowd_shown=*/true,
 };
 
 } // namespace retrylint

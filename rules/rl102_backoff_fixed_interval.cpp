@@ -58,6 +58,11 @@ extern const Rule kRL102 = {
         "AWS Architecture Blog, \"Exponential Backoff And Jitter\"; gRFC A6 client retries (backoff schedule).",
     },
     check,
+    nullptr,
+    /*checks_implicit=*/false,
+    /*aggregate_notes=*/false,
+    /*needs_a_crowd=*/true,
+    /*needs_a_crowd_shown=*/true,
 };
 
 } // namespace retrylint

@@ -74,7 +74,7 @@ extern const Rule kRL103 = {
     {
         "Exponential backoff without a maximum delay (no max interval, no `MaxDelaySeconds`, no "
         "`std::min`/`std::clamp` around a `base << n` in C++) whose waits really get long: the longest wait the "
-        "configured attempts can reach is above the workload's limit (20 s on a request path, 5 min in a "
+        "configured attempts can reach is above the workload's limit (20 s on a request path, 15 min in a "
         "background workload), or the attempts are unbounded or not known. Three retries from 100 ms never "
         "wait more than 0.4 s, cap or no cap, and are not reported.",
         "Exponential growth is the point of backoff, but unbounded it soon stops being a retry: with a 100 ms "
@@ -84,12 +84,16 @@ extern const Rule kRL103 = {
         "    std::this_thread::sleep_for(base << attempt);",
         "Cap the delay (AWS SDKs cap at 20 s):\n"
         "    std::this_thread::sleep_for(std::min(base << attempt, std::chrono::milliseconds(20000)));",
-        "settings.max-wait (default 20s, a request path) and settings.background.max-wait (default 5m) in "
+        "settings.max-wait (default 20s, a request path) and settings.background.max-wait (default 15m) in "
         ".retrylint.yaml: the longest single wait an uncapped backoff may reach before it is reported.",
         "AWS SDKs and Tools Reference Guide, retry behavior (20 s cap); AWS Architecture Blog, "
         "\"Exponential Backoff And Jitter\".",
     },
     check,
+    nullptr,
+    /*checks_implicit=*/false,
+    /*aggregate_notes=*/false,
+    /*needs_a_crowd=*/true,
 };
 
 } // namespace retrylint

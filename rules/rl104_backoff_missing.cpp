@@ -45,6 +45,10 @@ extern const Rule kRL104 = {
         "AWS Architecture Blog, \"Timeouts, retries, and backoff with jitter\" (Amazon Builders' Library).",
     },
     check,
+    nullptr,
+    /*checks_implicit=*/false,
+    /*aggregate_notes=*/false,
+    /*needs_a_crowd=*/true,
 };
 
 } // namespace retrylint

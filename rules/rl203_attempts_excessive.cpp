@@ -11,6 +11,11 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
     if (p.max_attempts.origin == Origin::Defaulted && lc.configured && !lc.layer.empty() && !lc.owns_retries) continue;
     int n = *p.max_attempts.value;
     const int ceiling = settings.limitsFor(p.workload).max_attempts;
+    // Only the attempts that can start count: an overall deadline (an Express workflow's 5 minutes)
+    // ends the retries whose waits alone pass it, and RL301 says so.
+    if (auto reach = p.boundedRetries(); reach && p.exactRetries() && *reach < *p.exactRetries() && *reach + 1 <= ceiling &&
+                                         !(p.runtime_max_attempts && n > *p.runtime_max_attempts))
+      continue;
     bool aboveCeiling = n > ceiling;
     bool clamped = p.runtime_max_attempts && n > *p.runtime_max_attempts;
     if (!aboveCeiling && !clamped) continue;
@@ -32,6 +37,13 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
              std::to_string(*p.runtime_max_attempts) + " attempts run, not " + std::to_string(n);
     }
     if (p.max_attempts.origin == Origin::Defaulted) msg += " (" + p.max_attempts.source + ")";
+    // A background policy a little above the ceiling (up to a quarter) is a threshold case: advice.
+    if (aboveCeiling && !clamped && p.workload == Workload::Background && n <= ceiling + ceiling / 4) {
+      Reporter advice = out;
+      advice.capSeverity(Severity::Note);
+      advice.report(p, p.max_attempts.where, "attempts", msg + " (near the ceiling: worth a look, not a storm)");
+      continue;
+    }
     out.report(p, p.max_attempts.where, "attempts", msg);
   }
 }
@@ -40,10 +52,10 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
 
 extern const Rule kRL203 = {
     "RL203", "attempts-excessive", Severity::Warning,
-    "more attempts than the ceiling for the workload (request path 5, background 10); also gRPC maxAttempts above 5, which gRPC clamps",
+    "more attempts than the ceiling for the workload (request path 5, background 11, i.e. 10 retries, a note up to 13); also gRPC maxAttempts above 5, which gRPC clamps",
     {
         "A retry policy that allows more attempts in total (the first try included) than the ceiling for its "
-        "workload: 5 on a request path (mesh and gateway routes, RPC, HTTP and SDK clients), 10 in a background "
+        "workload: 5 on a request path (mesh and gateway routes, RPC, HTTP and SDK clients), 11 (10 retries) in a background "
         "workload (Step Functions, Argo Workflows, telemetry exporters, queue consumers), where a job can afford "
         "to wait and nobody holds a connection open. Counts are compared after normalisation: Istio "
         "`attempts: 5` means 5 retries, so 6 attempts. Also any gRPC `maxAttempts` above 5, which gRPC "
@@ -66,6 +78,10 @@ extern const Rule kRL203 = {
         "Reference Guide (max_attempts default 3).",
     },
     check,
+    nullptr,
+    /*checks_implicit=*/false,
+    /*aggregate_notes=*/false,
+    /*needs_a_crowd=*/true,
 };
 
 } // namespace retrylint

@@ -16,7 +16,10 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     std::string deadlineText = p.deadline_name + " " + fmt(deadline);
     const Span &at = p.max_attempts.written() ? p.max_attempts.where : p.where;
 
-    if (p.per_try_timeout.known() && p.per_try_timeout.value) {
+    // The waits are spent on every run, the per-try timeouts only when tries hang: when the waits
+    // alone pass the deadline, that is the cause to state.
+    const bool waitsAlone = waits && *waits >= deadline;
+    if (p.per_try_timeout.known() && p.per_try_timeout.value && !waitsAlone) {
       const Duration perTry = *p.per_try_timeout.value;
       Duration w = waits.value_or(Duration{0});
       Duration total = perTry * static_cast<double>(attempts) + w;
@@ -39,7 +42,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
         msg += "when attempts time out, the last ones can never run: only " + std::to_string(fit) + " fit, so set " + field + " to " +
                std::to_string(p.attempts_count_retries ? fit - 1 : fit) + " or raise the timeout";
       out.report(p, at, "deadline", msg);
-    } else if (!p.per_try_timeout.known() && waits && *waits >= deadline) {
+    } else if (waitsAlone) {
       std::string msg = "the waits before " + std::to_string(attempts - 1) + " retries add up to " + fmt(*waits) +
                         " (worst case) >= " + deadlineText + ": the last attempts can never run (only " +
                         std::to_string(retriesThatFit(p.backoff, p.retries(), deadline).value_or(0)) + " of the retries can start in time)";

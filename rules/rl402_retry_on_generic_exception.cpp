@@ -18,6 +18,12 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
              (p.boundedRetries().value_or(0) > 0 ? std::to_string(*p.boundedRetries()) + " more times" : std::string("again")) +
              (p.workload == Workload::Background ? " and reported late" : " and answered late") +
              "; retry only the failures a second try can fix";
+      if (!c.catch_all_why.empty()) {
+        Reporter note = advice;
+        note.capSeverity(Severity::Note);
+        note.report(p, c.where.known() ? c.where : p.where, "catchAll/" + c.text, msg + " (" + c.catch_all_why + ")");
+        continue;
+      }
       advice.report(p, c.where.known() ? c.where : p.where, "catchAll/" + c.text, msg);
     }
   }
@@ -33,7 +39,9 @@ extern const Rule kRL402 = {
         "leads to another attempt, Resilience4j `retryExceptions` holding `java.lang.Exception`, `Throwable`, "
         "`RuntimeException` or a generic HTTP-client exception, Step Functions `ErrorEquals: [\"States.ALL\"]` in "
         "a retrier, a Polly pipeline that handles every exception. In background work with three retries or "
-        "fewer it is a note: a permanent failure then costs a few extra runs nobody waits on. Argo's "
+        "fewer it is a note: a permanent failure then costs a few extra runs nobody waits on. So is a Step Functions "
+        "catch-all after a retrier that takes errors out with MaxAttempts 0 (the author sorted the permanent "
+        "ones out first), and States.TaskFailed on a `.sync` task, whose job's failure has no other name. Argo's "
         "`retryPolicy: Always` is no catch-all here (OnFailure, the default, already retries every non-zero "
         "exit), nor is a Dapr policy without `matching` (Dapr's default).",
         "A catch-all cannot tell a timeout from a validation error or a bug. Permanent failures are retried with "

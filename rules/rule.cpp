@@ -21,16 +21,21 @@ std::string fingerprintOf(std::string_view rule, std::string_view path, std::str
 void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_view field, std::string message,
                       const std::optional<Fix> &fix) {
   if (policy.implicit && !rule_.checks_implicit) return;
-  if (policy.advisory) {
+  const bool alone = (rule_.needs_a_crowd && policy.crowd == Crowd::Alone) ||
+                     (rule_.needs_a_crowd_shown && (policy.crowd == Crowd::Alone || policy.crowd == Crowd::NotShown));
+  if (policy.advisory || alone) {
     Reporter advice = *this;
     advice.capSeverity(Severity::Note);
     advice.report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)),
                   message + (policy.used_by.empty() ? "" : " (" + policy.used_by + ")") +
+                      (alone ? " (" + policy.crowd_why + ")" : "") +
                       (policy.consumer.empty() ? "" : " [" + policy.consumer + "]"),
                   fix);
+    sink_.back().reads = policyReads(policy, where);
     return;
   }
   if (!policy.used_by.empty()) message += " (" + policy.used_by + ")";
+  if (rule_.needs_a_crowd_shown && policy.crowd == Crowd::Shown) message += " (" + policy.crowd_why + ")";
   if (!policy.consumer.empty()) message += " [as read by " + policy.consumer + "]";
   report(where, policy.format, policy.anchor + (field.empty() ? "" : "/" + std::string(field)), std::move(message), fix);
   sink_.back().reads = policyReads(policy, where);

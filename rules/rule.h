@@ -41,9 +41,12 @@ struct Settings {
   // AWS SDKs put on their own backoff (AWS SDKs and Tools Reference Guide, "Retry behavior").
   WorkloadLimits request{5, Duration::s(20)};
   // A background workload: 11 attempts, i.e. 10 retries (Argo's and Step Functions' own examples
-  // use limit/MaxAttempts 10; the Step Functions guidance for Lambda tasks retries 6 times); 5 min,
-  // beyond which a workflow step waiting on one retry is rather a schedule.
-  WorkloadLimits background{11, Duration::s(300)};
+  // use limit/MaxAttempts 10; the Step Functions guidance for Lambda tasks retries 6 times); up to
+  // a quarter above it RL203 says so as a note (docs/accuracy.md: reviewers took 12 and 13 attempts
+  // for threshold cases, 16 and more for defects). 15 min, beyond which a workflow step waiting on
+  // one retry is rather a schedule (reviewers took 8 to 12 min waits for threshold cases, 25 min
+  // and more for defects).
+  WorkloadLimits background{11, Duration::s(900)};
   int max_amplification = 10; // RL204 ceiling (settings.max-amplification)
   const WorkloadLimits &limitsFor(Workload w) const { return w == Workload::Background ? background : request; }
   LayerContext layer;         // per file: filled by the engine before the rules run
@@ -69,7 +72,19 @@ struct Rule {
   // At note severity, its findings are advice that holds for most objects of a kind: a run
   // reports them as one note with the count (aggregateNotes), not one per object.
   bool aggregate_notes = false;
+  // Its harm comes from many callers retrying together (a storm of attempts, waits that hold many
+  // jobs): on a policy the files show one caller at a time for (Crowd::Alone) its findings are notes.
+  bool needs_a_crowd = false;
+  // Its harm exists only with a crowd (a herd retrying in step): its findings are notes unless a
+  // crowd is assumed (a request path) or shown (RetryPolicy::crowd).
+  bool needs_a_crowd_shown = false;
 };
+
+// Why a workflow's retrier is given no crowd when nothing in the files shows one (RetryPolicy::
+// crowd_why for Crowd::NotShown). Notes that end with it hold for most workflow retriers of a
+// repository: a run reports them once per rule, with the count (aggregateNotes).
+inline constexpr std::string_view kCrowdNotShown =
+    "nothing in the files shows executions running at once: no concurrent Map, no trigger in a template beside it";
 
 // Collects findings for one rule on one file.
 class Reporter {

@@ -201,12 +201,13 @@ TEST(StepFunctions, BackoffScheduleAndDefaults) {
 }
 
 TEST(StepFunctions, FixesKeepTheFilesSyntaxAndSilenceTheRules) {
+  // 12 retries from 1 s doubling reach 2048 s, past the background max-wait (RL103 and its fix).
   const std::vector<std::pair<std::string, std::string>> inputs = {
       {"m.asl.json", "{\n  \"StartAt\": \"A\",\n  \"States\": {\"A\": {\"Type\": \"Task\", \"Resource\": \"x\", \"End\": true,\n"
-                     "    \"Retry\": [\n      {\n        \"ErrorEquals\": [\"E\"],\n        \"MaxAttempts\": 10\n      },\n"
+                     "    \"Retry\": [\n      {\n        \"ErrorEquals\": [\"E\"],\n        \"MaxAttempts\": 12\n      },\n"
                      "      {\"ErrorEquals\": [\"F\"], \"MaxAttempts\": 2, \"JitterStrategy\": \"NONE\"}\n    ]}}\n}\n"},
       {"m.asl.yaml", "StartAt: A\nStates:\n  A:\n    Type: Task\n    Resource: x\n    Retry:\n"
-                     "      - ErrorEquals:\n          - E\n        MaxAttempts: 10   # keep me\n"
+                     "      - ErrorEquals:\n          - E\n        MaxAttempts: 12   # keep me\n"
                      "      - {ErrorEquals: [F], MaxAttempts: 2}\n    End: true\n"},
   };
   for (const auto &[path, text] : inputs) {
@@ -219,7 +220,7 @@ TEST(StepFunctions, FixesKeepTheFilesSyntaxAndSilenceTheRules) {
     EXPECT_EQ(count(after.findings, "RL101"), 0) << fixed;
     EXPECT_EQ(count(after.findings, "RL103"), 0) << fixed;
     EXPECT_EQ(after.policies, 2u) << fixed;
-    if (path == "m.asl.yaml") EXPECT_NE(fixed.find("MaxAttempts: 10   # keep me\n        MaxDelaySeconds: 20\n"), std::string::npos) << fixed;
+    if (path == "m.asl.yaml") EXPECT_NE(fixed.find("MaxAttempts: 12   # keep me\n        MaxDelaySeconds: 20\n"), std::string::npos) << fixed;
   }
 }
 

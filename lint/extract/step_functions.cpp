@@ -10,8 +10,10 @@
 // aws/amazon-states-language-service src/json-schema/partial/common.json ($defs.retry).
 // See docs/formats.md §6.
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <optional>
+#include <regex>
 #include <tuple>
 
 #include <yaml-cpp/exceptions.h>
@@ -22,6 +24,7 @@
 #include <llvm/Support/Path.h>
 
 #include "lint/extract/extractors.h"
+#include "rules/rule.h"
 #include "lint/io/posix.h"
 #include "lint/yaml/load.h"
 
@@ -59,6 +62,23 @@ constexpr const char *kNoTaskTimeoutSource =
 constexpr long long kFixCapMinSeconds = 20;
 
 constexpr int kMaxDepth = 64;
+// A Map state whose MaxConcurrency is below this runs a handful of iterations at once: no herd.
+constexpr long long kMapCrowd = 10;
+
+// The error names Step Functions itself raises, all in the reserved `States.` namespace (States
+// Language spec, "Errors"; Developer Guide, "Handling errors in Step Functions workflows",
+// "Error names"). A `States.` name outside the list matches nothing.
+constexpr std::string_view kStatesErrors[] = {
+    "States.ALL",           "States.BranchFailed",          "States.DataLimitExceeded",  "States.ExceedToleratedFailureThreshold",
+    "States.HeartbeatTimeout", "States.Http.Socket",        "States.IntrinsicFailure",   "States.ItemReaderFailed",
+    "States.NoChoiceMatched", "States.ParameterPathFailure", "States.Permissions",       "States.QueryEvaluationError",
+    "States.ResultPathMatchFailure", "States.ResultWriterFailed", "States.Runtime",      "States.TaskFailed",
+    "States.Timeout"};
+bool isStatesError(std::string_view name) {
+  for (std::string_view e : kStatesErrors)
+    if (e == name) return true;
+  return false;
+}
 
 bool isAsl(const yaml::Node &n) {
   auto start = get(n, "StartAt");
@@ -100,60 +120,279 @@ struct Machine {
   // An Express workflow (SAM `Type: EXPRESS`, CloudFormation `StateMachineType: EXPRESS`, Terraform
   // `type = "EXPRESS"`): every execution ends after 5 minutes, whatever its retriers say.
   std::string express;                  // where that was read, for messages; "" = Standard or not known
+  // What starts executions, as far as the template shows (RetryPolicy::crowd).
+  Crowd crowd = Crowd::NotShown;
+  std::string crowd_why;
+  // Inside a Map state that runs iterations at once: why, for messages ("" = not in one).
+  std::string concurrent_map;
+  // Lambda functions' own timeouts, by the DefinitionSubstitutions name the definition uses.
+  std::map<std::string, std::pair<long long, std::string>> function_timeouts;
+  // The template's plain DefinitionSubstitutions values, by name.
+  std::map<std::string, std::string> substitutions;
 };
 
 // Step Functions quotas: an Express workflow runs at most five minutes (Developer Guide,
 // "Choosing workflow type in Step Functions" / service quotas, "Express: 5 minutes").
 constexpr int kExpressLimitSeconds = 300;
 
-// --- the workflow type of a standalone ASL file, from the template that names it -------------------
+// --- what the template that defines a state machine says of it ----------------------------------
+// Two facts decide how a retrier's findings read: the workflow type (an Express workflow ends
+// every execution after 5 minutes) and what starts executions (a schedule alone starts one per
+// tick: no crowd of executions retries in step). A plain line scan of the YAML template, linear in
+// the text: a template is input like any other, and CloudFormation's tags make yaml-cpp's
+// recursive parse the only full one.
 
 constexpr size_t kMaxTemplateBytes = 4u << 20;
-const char *const kTemplateNames[] = {"template.yaml", "template.yml", "../template.yaml", "../template.yml", "main.tf", "../main.tf"};
+// Beside the definition, or one or two directories up (`statemachine/flow.asl.json`,
+// `src/statemachine/flow.asl.json` under the template), as SAM projects lay them out.
+const char *const kTemplateNames[] = {"template.yaml",       "template.yml",       "../template.yaml", "../template.yml",
+                                      "../../template.yaml", "../../template.yml", "main.tf",          "../main.tf"};
 
 size_t indentOf(llvm::StringRef line) { return line.size() - line.ltrim(" ").size(); }
+bool isContent(llvm::StringRef line) { return !line.trim().empty() && !line.trim().startswith("#"); }
+// A plain scalar after its key, without a trailing comment or quotes: `Type: Schedule # hourly`.
+llvm::StringRef plainValue(llvm::StringRef v) {
+  size_t hash = v.find(" #");
+  return v.substr(0, hash).trim().trim("\"'");
+}
 
 // `path` as the template at `templateName` (relative to path's directory) would name it.
 std::string relativeFromTemplate(llvm::StringRef path, llvm::StringRef templateName) {
-  llvm::StringRef file = llvm::sys::path::filename(path);
-  if (!templateName.startswith("../")) return file.str();
-  llvm::StringRef dir = llvm::sys::path::filename(llvm::sys::path::parent_path(path));
-  return dir.empty() ? file.str() : (dir + "/" + file).str();
+  std::string rel = llvm::sys::path::filename(path).str();
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  for (llvm::StringRef t = templateName; t.consume_front("../");) {
+    llvm::StringRef name = llvm::sys::path::filename(dir);
+    if (name.empty()) break;
+    rel = name.str() + "/" + rel;
+    dir = llvm::sys::path::parent_path(dir);
+  }
+  return rel;
 }
 
-// Whether a SAM template's resource that points at `rel` with DefinitionUri says Type: EXPRESS.
-// A plain line scan, linear in the text (a template is input like any other).
-bool samSaysExpress(llvm::StringRef text, const std::string &rel) {
+// A YAML template's top-level sections and resources, as line ranges.
+struct TemplateScan {
+  struct Block {
+    llvm::StringRef name;
+    size_t begin = 0, end = 0; // [begin, end): the key's line and its block
+    llvm::StringRef type;      // a resource's `Type:`
+  };
   llvm::SmallVector<llvm::StringRef, 0> lines;
-  text.split(lines, '\n');
-  for (size_t i = 0; i < lines.size(); ++i) {
-    llvm::StringRef t = lines[i].trim();
-    if (!t.consume_front("DefinitionUri:")) continue;
-    t = t.trim().trim("\"'");
-    if (t.startswith("./")) t = t.drop_front(2);
-    if (!t.equals_insensitive(rel)) continue; // SAM is often run on case-insensitive file systems
-    // Up to Properties (less indented), then up to the resource's key (less indented again).
-    size_t d = indentOf(lines[i]), j = i, props = i;
-    for (int level = 0; level < 2 && j > 0;) {
-      --j;
-      if (lines[j].trim().empty() || lines[j].trim().startswith("#")) continue;
-      if (indentOf(lines[j]) < d) {
-        d = indentOf(lines[j]);
-        if (level == 0) props = j;
-        ++level;
+  std::vector<Block> resources;
+
+  explicit TemplateScan(llvm::StringRef text) {
+    text.split(lines, '\n');
+    llvm::StringRef section;
+    size_t resourceIndent = 0, childIndent = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      llvm::StringRef l = lines[i].rtrim("\r");
+      if (!isContent(l)) continue;
+      size_t d = indentOf(l);
+      if (d == 0) {
+        section = l.split(':').first.trim().trim("\"'");
+        resourceIndent = 0;
+        if (!resources.empty() && resources.back().end == 0) resources.back().end = i;
+        continue;
+      }
+      if (section != "Resources") continue;
+      if (resourceIndent == 0) resourceIndent = d;
+      if (d == resourceIndent) {
+        if (!resources.empty() && resources.back().end == 0) resources.back().end = i;
+        resources.push_back({l.split(':').first.trim().trim("\"'"), i, 0, {}});
+        childIndent = 0;
+      } else if (d > resourceIndent && !resources.empty()) {
+        if (childIndent == 0) childIndent = d;
+        llvm::StringRef v = l.trim();
+        if (d == childIndent && resources.back().type.empty() && v.consume_front("Type:")) resources.back().type = plainValue(v);
       }
     }
-    (void)props;
-    const size_t resourceIndent = d;
-    for (size_t k = j + 1; k < lines.size(); ++k) {
-      llvm::StringRef l = lines[k];
-      if (l.trim().empty() || l.trim().startswith("#")) continue;
-      if (indentOf(l) <= resourceIndent) break;
-      llvm::StringRef v = l.trim();
-      if (v.consume_front("Type:") && v.trim().trim("\"'") == "EXPRESS") return true;
-    }
+    if (!resources.empty() && resources.back().end == 0) resources.back().end = lines.size();
   }
-  return false;
+
+  // The state-machine resource whose DefinitionUri names `rel`, or null.
+  const Block *definingResource(const std::string &rel) const {
+    for (const Block &r : resources)
+      for (size_t i = r.begin; i < r.end; ++i) {
+        llvm::StringRef t = lines[i].trim();
+        if (!t.consume_front("DefinitionUri:")) continue;
+        t = plainValue(t);
+        if (t.startswith("./")) t = t.drop_front(2);
+        if (t.equals_insensitive(rel)) return &r; // SAM is often run on case-insensitive file systems
+      }
+    return nullptr;
+  }
+  const Block *resource(llvm::StringRef name) const {
+    for (const Block &r : resources)
+      if (r.name == name) return &r;
+    return nullptr;
+  }
+
+  bool says(const Block &b, llvm::StringRef key) const {
+    for (size_t i = b.begin + 1; i < b.end; ++i)
+      if (lines[i].trim().startswith(key)) return true;
+    return false;
+  }
+
+  // `Type: EXPRESS` (SAM) or `StateMachineType: EXPRESS` (CloudFormation) in the resource.
+  bool express(const Block &r) const {
+    for (size_t i = r.begin + 1; i < r.end; ++i) {
+      llvm::StringRef v = lines[i].trim();
+      if ((v.consume_front("Type:") || v.consume_front("StateMachineType:")) && plainValue(v) == "EXPRESS") return true;
+    }
+    return false;
+  }
+
+  // The Lambda functions the definition of `r` reaches through DefinitionSubstitutions
+  // (`CheckFn: !GetAtt CheckFunction.Arn`), each with its Timeout in seconds: the function's own,
+  // else the template's Globals, else Lambda's default of 3 s (AWS::Serverless::Function and
+  // AWS::Lambda::Function `Timeout`, "Default: 3"). Keyed by the substitution's name.
+  std::map<std::string, std::pair<long long, std::string>> functionTimeouts(const Block &r) const {
+    std::map<std::string, std::pair<long long, std::string>> out;
+    auto timeoutIn = [&](size_t b, size_t e) -> std::optional<long long> {
+      size_t best = SIZE_MAX;
+      std::optional<long long> v;
+      for (size_t i = b; i < e; ++i) {
+        llvm::StringRef t = lines[i].trim();
+        long long n = 0;
+        if (isContent(lines[i]) && indentOf(lines[i]) < best && t.consume_front("Timeout:") && !plainValue(t).getAsInteger(10, n)) {
+          best = indentOf(lines[i]);
+          v = n;
+        }
+      }
+      return v;
+    };
+    std::optional<long long> global;
+    for (size_t i = 0; i < lines.size(); ++i)
+      if (lines[i].rtrim() == "Globals:") {
+        size_t e = i + 1;
+        while (e < lines.size() && (!isContent(lines[e]) || indentOf(lines[e]) > 0)) ++e;
+        for (size_t k = i + 1; k < e; ++k)
+          if (lines[k].trim() == "Function:") {
+            size_t d = indentOf(lines[k]), f = k + 1;
+            while (f < e && (!isContent(lines[f]) || indentOf(lines[f]) > d)) ++f;
+            global = timeoutIn(k + 1, f);
+          }
+      }
+    for (size_t i = r.begin + 1; i < r.end; ++i) {
+      if (lines[i].trim() != "DefinitionSubstitutions:") continue;
+      size_t d = indentOf(lines[i]);
+      for (size_t k = i + 1; k < r.end && (!isContent(lines[k]) || indentOf(lines[k]) > d); ++k) {
+        auto [key, value] = lines[k].trim().split(':');
+        value = plainValue(value);
+        if (!value.consume_front("!GetAtt ") && !value.consume_front("!Ref ")) continue;
+        llvm::StringRef fn = value.trim().split('.').first;
+        const Block *f = resource(fn);
+        if (!f || (f->type != "AWS::Serverless::Function" && f->type != "AWS::Lambda::Function")) continue;
+        auto own = timeoutIn(f->begin + 1, f->end);
+        long long t = own ? *own : global ? *global : 3;
+        std::string why = own ? "Timeout " + std::to_string(t) + " of the function " + fn.str()
+                              : global ? "the Globals Timeout " + std::to_string(t) + " of the function " + fn.str()
+                                       : "Lambda's default Timeout of 3 s for the function " + fn.str();
+        out[key.trim().str()] = {t, why};
+      }
+    }
+    return out;
+  }
+
+  // The plain values of `r`'s DefinitionSubstitutions (`DDBGetItem: arn:aws:states:::dynamodb:getItem`).
+  std::map<std::string, std::string> substitutions(const Block &r) const {
+    std::map<std::string, std::string> out;
+    for (size_t i = r.begin + 1; i < r.end; ++i) {
+      if (lines[i].trim() != "DefinitionSubstitutions:") continue;
+      size_t d = indentOf(lines[i]);
+      for (size_t k = i + 1; k < r.end && (!isContent(lines[k]) || indentOf(lines[k]) > d); ++k) {
+        auto [key, value] = lines[k].trim().split(':');
+        if (value.empty()) continue;
+        value = plainValue(lines[k].trim().substr(key.size() + 1));
+        bool sub = value.consume_front("!Sub ");
+        if (sub) value = value.trim().trim("\"'");
+        if (value.empty() || value.startswith("!") || value.startswith("{")) continue;
+        std::string v = value.str();
+        // The only pseudo parameter a service ARN holds: `arn:${AWS::Partition}:states:::…`.
+        if (sub)
+          for (size_t at; (at = v.find("${AWS::Partition}")) != std::string::npos;) v.replace(at, 17, "aws");
+        out[key.trim().str()] = v;
+      }
+    }
+    return out;
+  }
+
+  // What the template shows starting the state machine `r`: its schedules, and the first other
+  // trigger (an API or queue event, an event pattern, a function or resource given its name or ARN).
+  struct Triggers {
+    std::vector<std::string> schedules; // "its Schedule event", "the schedule Nightly"
+    std::string other;                  // "its Api event", "AWS::Serverless::Function StartFn"
+  };
+  Triggers triggers(const Block &r) const {
+    Triggers t;
+    // SAM: Events of the resource itself, each `Type:` at the first indent below an event's key.
+    for (size_t i = r.begin + 1; i < r.end; ++i) {
+      if (lines[i].trim() != "Events:") continue;
+      size_t d = indentOf(lines[i]), typeIndent = SIZE_MAX, k = i + 1;
+      auto inside = [&](size_t k) { return k < r.end && (!isContent(lines[k]) || indentOf(lines[k]) > d); };
+      for (k = i + 1; inside(k); ++k)
+        if (isContent(lines[k]) && lines[k].trim().startswith("Type:")) typeIndent = std::min(typeIndent, indentOf(lines[k]));
+      for (k = i + 1; inside(k); ++k) {
+        llvm::StringRef v = lines[k].trim();
+        if (indentOf(lines[k]) != typeIndent || !v.consume_front("Type:")) continue;
+        v = plainValue(v);
+        if (v == "Schedule" || v == "ScheduleV2") t.schedules.push_back("its " + v.str() + " event");
+        else if (t.other.empty()) t.other = "its " + v.str() + " event";
+      }
+    }
+    // Elsewhere: each resource that names it is a schedule targeting it, a permission, or a trigger.
+    // A reference, not a word in a description or a CDK path: `!Ref Name`, `!GetAtt Name.Arn`,
+    // `Ref: Name`, `${Name}` / `${Name.Arn}`, `[Name, Arn]` or `- Name` under Fn::GetAtt.
+    auto mentions = [&](llvm::StringRef line) {
+      for (size_t at = line.find(r.name); at != llvm::StringRef::npos; at = line.find(r.name, at + 1)) {
+        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '/'; };
+        size_t end = at + r.name.size();
+        if (end < line.size() && word(line[end])) continue;
+        llvm::StringRef before = line.substr(0, at).rtrim("\"' ");
+        if (before.endswith("!Ref") || before.endswith("!GetAtt") || before.endswith("Ref:") || before.endswith("${") ||
+            before.endswith("[") || before.trim() == "-")
+          return true;
+      }
+      return false;
+    };
+    for (const Block &o : resources) {
+      if (&o == &r) continue;
+      bool named = false;
+      for (size_t i = o.begin; i < o.end && !named; ++i) named = mentions(lines[i]);
+      if (!named) continue;
+      bool schedule = (o.type == "AWS::Events::Rule" && says(o, "ScheduleExpression:") && !says(o, "EventPattern:")) ||
+                      o.type == "AWS::Scheduler::Schedule";
+      if (schedule) {
+        t.schedules.push_back("the schedule " + o.name.str());
+        continue;
+      }
+      // What can start an execution once per event it handles: a function, an API, an event rule
+      // or pipe, an IoT rule. Tables, log groups, permissions and connectors only name it; a parent
+      // state machine starts it as often as the parent runs, which this template does not show.
+      static const char *const perEvent[] = {"AWS::Serverless::Function", "AWS::Lambda::Function", "AWS::Serverless::Api",
+                                             "AWS::Serverless::HttpApi",  "AWS::ApiGateway::",     "AWS::ApiGatewayV2::",
+                                             "AWS::Events::Rule",         "AWS::Pipes::Pipe",      "AWS::IoT::TopicRule",
+                                             "AWS::AppSync::"};
+      bool starts = false;
+      for (const char *k : perEvent) starts |= o.type.startswith(k);
+      if (starts && t.other.empty()) t.other = o.type.str() + " " + o.name.str();
+    }
+    return t;
+  }
+};
+
+// What the files show of the crowd of executions a state machine's retriers run in
+// (RetryPolicy::crowd): a trigger per event, only schedules, or nothing. `where`: the template.
+void crowdFrom(const TemplateScan::Triggers &t, const std::string &where, Crowd &crowd, std::string &why) {
+  std::string in = where.empty() ? "" : " in " + where;
+  if (!t.other.empty()) {
+    crowd = Crowd::Shown;
+    why = "executions are started by " + t.other + in;
+  } else if (!t.schedules.empty()) {
+    std::string s = t.schedules.front();
+    for (size_t i = 1; i < t.schedules.size(); ++i) s += (i + 1 == t.schedules.size() ? " and " : ", ") + t.schedules[i];
+    crowd = Crowd::Alone;
+    why = "only " + s + in + " starts it: one execution per tick, no crowd retries in step with it";
+  }
 }
 
 // Terraform: a main.tf that names the file and sets type = "EXPRESS".
@@ -170,18 +409,37 @@ bool terraformSaysExpress(llvm::StringRef text, llvm::StringRef file) {
   return false;
 }
 
-// The template that makes a standalone ASL file an Express workflow, or "".
-std::string expressTemplateOf(const std::string &path) {
+// What the template beside a standalone ASL file says of the workflow it defines.
+struct WorkflowFacts {
+  std::string express; // where the Express type was read, or ""
+  Crowd crowd = Crowd::NotShown;
+  std::string crowd_why;
+  std::map<std::string, std::pair<long long, std::string>> function_timeouts; // TemplateScan::functionTimeouts
+  std::map<std::string, std::string> substitutions;                            // TemplateScan::substitutions
+};
+WorkflowFacts workflowOf(const std::string &path) {
+  WorkflowFacts f;
   for (const char *name : kTemplateNames) {
     bool found = false;
     std::string text = io::readSibling(path, name, kMaxTemplateBytes, &found);
     if (!found) continue;
     llvm::StringRef n(name);
-    if (n.endswith(".tf") ? terraformSaysExpress(text, llvm::sys::path::filename(path))
-                          : samSaysExpress(text, relativeFromTemplate(path, n)))
-      return n.str();
+    if (n.endswith(".tf")) {
+      if (f.express.empty() && terraformSaysExpress(text, llvm::sys::path::filename(path))) f.express = "Type EXPRESS in " + n.str();
+      continue;
+    }
+    TemplateScan scan(text);
+    const TemplateScan::Block *r = scan.definingResource(relativeFromTemplate(path, n));
+    if (!r) continue;
+    if (f.express.empty() && scan.express(*r)) f.express = "Type EXPRESS in " + n.str();
+    if (f.crowd == Crowd::NotShown) crowdFrom(scan.triggers(*r), n.str(), f.crowd, f.crowd_why);
+    if (f.substitutions.empty()) f.substitutions = scan.substitutions(*r);
+    if (f.function_timeouts.empty()) {
+      f.function_timeouts = scan.functionTimeouts(*r);
+      for (auto &[k, v] : f.function_timeouts) v.second += " in " + n.str();
+    }
   }
-  return {};
+  return f;
 }
 
 // --- fixes: add a field to a retrier in the file's own syntax ---------------------------------
@@ -248,6 +506,25 @@ std::optional<long long> readSeconds(ExtractContext &cx, const yaml::Node &r, co
   return v;
 }
 
+// The function a Lambda task invokes, as the template's DefinitionSubstitutions name it: Resource
+// "${CheckFn}", or Resource arn:aws:states:::lambda:invoke with Parameters.FunctionName "${CheckFn}".
+const std::pair<long long, std::string> *lambdaOf(const yaml::Node &task, const Machine &m) {
+  if (m.function_timeouts.empty()) return nullptr;
+  std::string ref;
+  if (auto res = get(task, "Resource"); res && res->IsScalar()) ref = res->Scalar();
+  if (llvm::StringRef(ref).startswith("arn:aws:states:::lambda:invoke")) {
+    ref.clear();
+    for (const char *k : {"Parameters", "Arguments"})
+      if (auto params = get(task, k); params && params->IsMap())
+        if (auto fn = get(*params, "FunctionName"); fn && fn->IsScalar()) ref = fn->Scalar();
+  }
+  llvm::StringRef r(ref);
+  if (!r.consume_front("${")) return nullptr;
+  r = r.split('}').first;
+  auto it = m.function_timeouts.find(r.str());
+  return it == m.function_timeouts.end() ? nullptr : &it->second;
+}
+
 void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t count, const StateInfo &st,
                     const Machine &m) {
   std::string field = st.path + ".Retry[" + std::to_string(idx) + "]";
@@ -277,6 +554,22 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     cx.problem(cx.span(*errors), field + ".ErrorEquals is empty: Step Functions rejects the state machine", p.anchor + "/ErrorEquals");
     return;
   }
+  // Errors an earlier retrier of this state takes out with MaxAttempts 0 ("A, B"): retried never.
+  std::string excluded;
+  if (auto all = get(*st.node, "Retry"); all && all->IsSequence())
+    for (size_t k = 0; k < idx && k < all->size(); ++k) {
+      const yaml::Node earlier = (*all)[k];
+      auto n = get(earlier, "MaxAttempts");
+      auto names = get(earlier, "ErrorEquals");
+      if (!n || !n->IsScalar() || n->Scalar() != "0" || !names || !names->IsSequence()) continue;
+      for (const auto &e : *names)
+        if (e.IsScalar() && excluded.size() < 200) excluded += (excluded.empty() ? "" : ", ") + e.Scalar();
+    }
+  std::vector<std::pair<Span, std::string>> dead; // names no error can have, and why
+  std::string resource;
+  if (auto res = get(*st.node, "Resource"); res && res->IsScalar()) resource = res->Scalar();
+  if (llvm::StringRef r(resource); r.startswith("${") && r.endswith("}"))
+    if (auto it = m.substitutions.find(r.drop_front(2).drop_back(1).str()); it != m.substitutions.end()) resource = it->second;
   for (const auto &e : *errors) {
     std::string name = requireString(cx, e, field + ".ErrorEquals entry");
     Condition c;
@@ -286,6 +579,10 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     // States.ALL matches every error; States.TaskFailed every task error except States.Timeout
     // (docs/formats.md §6, §12.2): both are blanket conditions.
     c.catch_all = name == "States.ALL" || name == "States.TaskFailed";
+    if (c.catch_all && !excluded.empty())
+      c.catch_all_why = "an earlier retrier takes " + excluded + " out with MaxAttempts 0: the permanent errors are sorted out first";
+    else if (name == "States.TaskFailed" && llvm::StringRef(resource).contains(".sync"))
+      c.catch_all_why = "a .sync job's failure reaches the state only as States.TaskFailed: there is no narrower name to retry";
     if (name == "States.Timeout" || name == "States.HeartbeatTimeout") {
       c.may_have_been_processed = true;
       c.why_processed = name + " retries a task that timed out, which may have done its work";
@@ -295,7 +592,49 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     else if (name == "States.ALL" && idx + 1 != count)
       cx.problem(c.where, "States.ALL must be in the last retrier (this is Retry[" + std::to_string(idx) + "] of " + std::to_string(count) + "): Step Functions rejects the state machine",
                  p.anchor + "/States.ALL");
+    else if (llvm::StringRef(name).startswith("DynamoDb.") && llvm::StringRef(resource).startswith("arn:aws:states:::dynamodb:")) {
+      // Names match exactly. The optimized integration raises DynamoDB.<code> (LocalStack's
+      // state_task_service_dynamodb.py, which mirrors AWS); DynamoDb.<code> is the AWS SDK
+      // integration's spelling (arn:aws:states:::aws-sdk:dynamodb:…, "ServiceName.ErrorName" in
+      // PascalCase, Developer Guide, supported-services-awssdk). docs/formats.md §6.
+      dead.push_back({c.where, name + " never matches on " + resource + ", which raises DynamoDB." + name.substr(9) +
+                                   " (DynamoDb.* is the AWS SDK integration's spelling)"});
+    } else if (llvm::StringRef(name).startswith("States.") && !isStatesError(name)) {
+      dead.push_back({c.where, name + " is none of the States.* errors Step Functions raises (States.TaskFailed, "
+                                   "States.Timeout, …) and never matches"});
+    }
     p.retry_on.push_back(std::move(c));
+  }
+  // One finding per retrier, at its first dead name: one cause, however many names it spells.
+  if (!dead.empty()) {
+    std::string msg;
+    for (size_t i = 0; i < dead.size(); ++i) msg += (i ? "; " : "") + dead[i].second;
+    msg += dead.size() == errors->size() ? ": nothing is ever retried by this retrier" : ": nothing is retried for " +
+                                                                                         std::string(dead.size() == 1 ? "it" : "them");
+    cx.problem(dead.front().first, msg, p.anchor + "/ErrorEquals");
+  }
+  if (dead.size() == errors->size()) return; // no name can match: the retrier never fires
+
+  // A try cut off by TimeoutSeconds fails with States.Timeout: only a retrier matching it (or
+  // States.ALL) retries it, so only then does a per-try timeout turn a hang into a retry (RL302).
+  p.timed_out_try_retried = false;
+  for (const Condition &c : p.retry_on)
+    if (c.text == "States.ALL" || c.text == "States.Timeout" || c.text == "States.HeartbeatTimeout") p.timed_out_try_retried = true;
+
+  // A retrier that only retries a resource's state (Forecast.ResourceInUseException while it
+  // changes, Glue.CrawlerRunningException, an execution or item that already exists, a lock's
+  // condition check) polls: it retries no failure of a service, so no outage is multiplied and no
+  // crowd of failed callers comes back in step. Its findings are advice.
+  {
+    static const std::regex busy("ResourceInUse|NotReady|InProgress|Running|NotStabilized|AlreadyExists|ConditionalCheckFailed",
+                                 std::regex::icase);
+    bool polls = !p.retry_on.empty();
+    for (const Condition &c : p.retry_on) polls &= c.text.size() < 512 && std::regex_search(c.text, busy);
+    if (polls) {
+      p.advisory = true;
+      p.used_by = "a poll: it retries only " + p.retry_on.front().text + (p.retry_on.size() > 1 ? " and the like" : "") +
+                  ", a resource's state, not a failing service";
+    }
   }
 
   // MaxAttempts counts retries: total attempts = MaxAttempts + 1; 0 = never retry these errors.
@@ -400,6 +739,10 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
                            "must be a whole number of seconds from 1 to 99999999: Step Functions rejects the state machine");
       if (v) p.per_try_timeout = written(std::optional<Duration>(Duration::s(static_cast<double>(*v))), cx.span(*n));
       else p.per_try_timeout.origin = Origin::Unknown;
+      // A Lambda task ends when the function does: its own Timeout, when shorter, bounds each try.
+      if (auto fn = lambdaOf(*st.node, m); v && fn && fn->first < *v)
+        p.per_try_timeout = builtIn(std::optional<Duration>(Duration::s(static_cast<double>(fn->first))), cx.span(*n),
+                                    "the task ends when its function does: " + fn->second);
     } else if (unknown) {
       p.per_try_timeout.origin = Origin::Unknown;
     } else {
@@ -417,6 +760,17 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
   }
   if (m.timeout) p.overall_deadline = written(m.timeout, m.timeoutWhere);
   else p.overall_deadline.origin = Origin::Unknown;
+  // The crowd the retrier runs in: iterations of a concurrent Map, or what the template shows of
+  // the executions. A throttling error retried is no crowd by itself: one execution a day can be
+  // throttled by others' traffic, and its retries meet nobody's.
+  p.crowd = m.crowd;
+  p.crowd_why = m.crowd_why;
+  if (p.crowd == Crowd::NotShown)
+    p.crowd_why = std::string(kCrowdNotShown);
+  if (p.crowd != Crowd::Shown && !m.concurrent_map.empty()) {
+    p.crowd = Crowd::Shown;
+    p.crowd_why = m.concurrent_map;
+  }
   if (!m.express.empty() && (!m.timeout || *m.timeout > Duration::s(kExpressLimitSeconds))) {
     p.overall_deadline = builtIn(std::optional<Duration>(Duration::s(kExpressLimitSeconds)), p.where,
                                  "an Express workflow (" + m.express + ") ends every execution after 5 minutes (Step Functions quotas)");
@@ -462,11 +816,23 @@ void extractState(ExtractContext &cx, const std::string &name, const yaml::Node 
       }
     }
   } else if (type == "Map") {
+    // Its iterations run at once (MaxConcurrency 0 or none: as many as the service allows, 40
+    // inline, 10,000 distributed; Developer Guide, "Map state"): their retriers retry in step. A
+    // limit under 10 keeps that to a handful, no herd (reviewers judged 5 so).
+    Machine inner = m;
+    auto mc = get(state, "MaxConcurrency");
+    long long limit = 0;
+    bool few = mc && mc->IsScalar() && !llvm::StringRef(mc->Scalar()).getAsInteger(10, limit) && limit > 0 &&
+               limit < kMapCrowd;
+    if (!few && inner.concurrent_map.empty())
+      inner.concurrent_map = "the Map state '" + name + "' runs " +
+                             (mc && mc->IsScalar() && mc->Scalar() != "0" ? "up to " + mc->Scalar() + " iterations" : "its iterations") +
+                             " at once";
     for (auto key : {"ItemProcessor", "Iterator"}) {
       auto proc = get(state, key);
       if (!proc) continue;
       auto sub = get(*proc, "States");
-      if (sub && sub->IsMap()) extractStates(cx, *sub, path + "/" + key + "/States", m, depth + 1);
+      if (sub && sub->IsMap()) extractStates(cx, *sub, path + "/" + key + "/States", inner, depth + 1);
     }
   }
 }
@@ -842,15 +1208,24 @@ bool recognise(const yaml::Node &doc) {
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   if (isAsl(doc)) {
     Machine m{"StateMachine", "", std::nullopt, {}, {}};
-    if (std::string t = expressTemplateOf(cx.src.path().str()); !t.empty()) m.express = "Type EXPRESS in " + t;
+    WorkflowFacts f = workflowOf(cx.src.path().str());
+    m.express = f.express;
+    m.crowd = f.crowd;
+    m.crowd_why = f.crowd_why;
+    m.function_timeouts = std::move(f.function_timeouts);
+    m.substitutions = std::move(f.substitutions);
     extractMachine(cx, doc, m);
     return;
   }
+  std::optional<TemplateScan> scan; // of this template, when it defines a state machine
   for (const auto &[name, res] : stateMachineResources(doc)) {
     try {
       auto props = get(res, "Properties");
       if (!props || !props->IsMap()) continue;
       Machine m{"StateMachine/" + name, "state machine " + name, std::nullopt, {}, {}};
+      if (!scan) scan.emplace(cx.src.text());
+      if (const TemplateScan::Block *r = scan->resource(name))
+        crowdFrom(scan->triggers(*r), "", m.crowd, m.crowd_why);
       for (const char *typeKey : {"Type", "StateMachineType"})
         if (auto t = get(*props, typeKey); t && t->IsScalar() && t->Scalar() == "EXPRESS") m.express = std::string(typeKey) + ": EXPRESS";
       if (auto def = get(*props, "Definition"); def && isAsl(*def)) extractMachine(cx, *def, m);

@@ -50,6 +50,14 @@ enum class Workload {
 // "request path", "background workload" — for messages.
 const char *workloadName(Workload w);
 
+// Who else retries in step with a policy's caller (RetryPolicy::crowd).
+enum class Crowd {
+  Assumed,  // many callers by nature: a request path
+  Shown,    // the files show callers running together (a concurrent Map, a retried throttle, a trigger per event)
+  NotShown, // nothing shows more than one caller at a time (a workflow whose trigger is not in the files)
+  Alone,    // the files show one caller at a time (a workflow only a schedule starts)
+};
+
 enum class Growth { NoWait, Constant, Linear, Exponential };
 enum class Jitter { None, Full, Proportional };
 
@@ -117,6 +125,9 @@ struct Condition {
   int grpc_code = -1;
   bool may_have_been_processed = false; // the failed attempt may already have taken effect
   bool catch_all = false;   // matches every failure: States.ALL, java.lang.Exception, catch (...)
+  // A catch-all the file shows to be deliberate and no narrower one possible or needed: why, for
+  // messages (RL402 is then advice). "" = a plain catch-all.
+  std::string catch_all_why;
   std::string why_processed;            // for messages: "504 means the gateway timed out waiting"
   Origin origin = Origin::Written;
   Span where;
@@ -164,6 +175,12 @@ struct RetryPolicy {
   // A shared block (a base config, Argo's templateDefaults) reported once for all that use it:
   // "used by instances backendA, backendB", appended to every finding's message.
   std::string used_by;
+  // Whether many callers run this retry at the same time: what makes a missing jitter a herd and
+  // many attempts a storm. A request path has a crowd by nature (Assumed); a workflow shows one (a
+  // Map running iterations at once, a throttling error retried, a trigger per request) or not.
+  Crowd crowd = Crowd::Assumed;
+  // Why, for messages, when not Assumed: "only the schedule Nightly in template.yaml starts it".
+  std::string crowd_why;
 
   Setting<std::optional<int>> max_attempts;  // total tries incl. the first; nullopt = unbounded
   std::string attempts_field;                // the field as users know it: "attempts", "maxAttempts"
