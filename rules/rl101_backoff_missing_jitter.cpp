@@ -12,13 +12,17 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     const Backoff &b = p.backoff;
     if (!p.mayRetry() || !b.growth.known() || b.growth.value == Growth::NoWait) continue;
     if (!b.jitter.known() || b.jitter.value != Jitter::None) continue;
-    std::string wait = b.initial.value && b.initial.written() ? " starting at " + formatDuration(*b.initial.value) : "";
-    std::string msg = "the wait between attempts" + wait + " has no random component";
+    const bool fixed = b.growth.value == Growth::Constant;
+    const bool quoted = b.initial.value && b.initial.written();
+    std::string msg = fixed && quoted ? "the fixed wait of " + formatDuration(*b.initial.value) + " between attempts"
+                      : quoted        ? "the wait between attempts starting at " + formatDuration(*b.initial.value)
+                                      : std::string("the wait between attempts");
+    msg += " has no random component";
     if (b.jitter.origin == Origin::Defaulted) msg += " (" + b.jitter.source + ")";
     auto n = p.boundedRetries();
     msg += ": clients that failed together retry together, so " +
            (n ? std::to_string(*n) + (*n == 1 ? " retry arrives" : " retries arrive") : std::string("their retries arrive")) +
-           " at the recovering service in synchronized waves" +
+           " at the recovering service in synchronized waves" + p.boundedRetriesNote() +
            (p.max_attempts.known() && !p.max_attempts.value ? std::string(", for as long as the retries go on (they are unbounded)") : "");
     // Background work that retries once or twice sends a small wave, seconds long: advice.
     const bool smallWave = p.workload == Workload::Background && n && *n <= kSmallWave;

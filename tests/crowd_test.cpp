@@ -59,12 +59,21 @@ TEST(Crowd, APerRequestTriggerOrAConcurrentMapMakesMissingJitterAWarning) {
   ASSERT_NE(alone, nullptr);
   EXPECT_EQ(alone->severity, Severity::Note);
   EXPECT_TRUE(has(alone->message, "nothing in the files shows executions running at once")) << alone->message;
-  const Finding *map = at(maps, "RL101", 23);
+  const Finding *map = at(maps, "RL101", 24);
   ASSERT_NE(map, nullptr);
   EXPECT_EQ(map->severity, Severity::Warning);
-  EXPECT_TRUE(has(map->message, "(the Map state 'Items' runs its iterations at once)")) << map->message;
+  EXPECT_TRUE(has(map->message, "(the Map state 'Items' runs up to 40 iterations at once)")) << map->message;
+  // An inline Map without a limit runs one execution's items: how many, the file does not show.
+  const Finding *products = at(maps, "RL101", 56);
+  ASSERT_NE(products, nullptr);
+  EXPECT_EQ(products->severity, Severity::Note) << products->message;
+  const Finding *distributed = at(maps, "RL101", 78);
+  ASSERT_NE(distributed, nullptr);
+  EXPECT_EQ(distributed->severity, Severity::Warning);
+  EXPECT_TRUE(has(distributed->message, "(the distributed Map state 'Objects' runs up to 10,000 child executions at once)"))
+      << distributed->message;
   // MaxConcurrency 1: one iteration at a time; a throttling error retried is no crowd by itself.
-  const Finding *serial = at(maps, "RL101", 39);
+  const Finding *serial = at(maps, "RL101", 40);
   ASSERT_NE(serial, nullptr);
   EXPECT_EQ(serial->severity, Severity::Note) << serial->message;
 }
@@ -184,6 +193,10 @@ TEST(CatchAll, ACatchAllTheFileShowsToBeDeliberateIsANote) {
   const Finding *plain = at(r, "RL402", 30);
   ASSERT_NE(plain, nullptr);
   EXPECT_EQ(plain->severity, Severity::Error);
+  const Finding *quick = at(r, "RL402", 40);
+  ASSERT_NE(quick, nullptr);
+  EXPECT_EQ(quick->severity, Severity::Note);
+  EXPECT_TRUE(has(quick->message, "background work whose waits add up to 30 s at most")) << quick->message;
 }
 
 } // namespace

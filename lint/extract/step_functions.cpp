@@ -581,7 +581,9 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     c.catch_all = name == "States.ALL" || name == "States.TaskFailed";
     if (c.catch_all && !excluded.empty())
       c.catch_all_why = "an earlier retrier takes " + excluded + " out with MaxAttempts 0: the permanent errors are sorted out first";
-    else if (name == "States.TaskFailed" && llvm::StringRef(resource).contains(".sync"))
+    else if (llvm::StringRef(resource).contains(".sync") &&
+             (name == "States.TaskFailed" || (name == "States.ALL" && !get(*st.node, "TimeoutSeconds") && !get(*st.node, "HeartbeatSeconds"))))
+      // States.ALL adds only States.Timeout to TaskFailed, which a task without a timeout never raises.
       c.catch_all_why = "a .sync job's failure reaches the state only as States.TaskFailed: there is no narrower name to retry";
     if (name == "States.Timeout" || name == "States.HeartbeatTimeout") {
       c.may_have_been_processed = true;
@@ -816,18 +818,26 @@ void extractState(ExtractContext &cx, const std::string &name, const yaml::Node 
       }
     }
   } else if (type == "Map") {
-    // Its iterations run at once (MaxConcurrency 0 or none: as many as the service allows, 40
-    // inline, 10,000 distributed; Developer Guide, "Map state"): their retriers retry in step. A
-    // limit under 10 keeps that to a handful, no herd (reviewers judged 5 so).
+    // Its iterations run at once, so their retriers retry in step, when the file shows many: a
+    // MaxConcurrency of 10 or more, or a distributed Map (an ItemReader or ProcessorConfig Mode
+    // DISTRIBUTED: up to 10,000 child executions at once when MaxConcurrency is 0 or absent;
+    // Developer Guide, "Map state in Distributed mode"). An inline Map without a limit runs as many
+    // iterations as one execution's input holds, which the file does not show (reviewers judged an
+    // order's products, one SQS receive, three resource types: no herd).
     Machine inner = m;
     auto mc = get(state, "MaxConcurrency");
     long long limit = 0;
-    bool few = mc && mc->IsScalar() && !llvm::StringRef(mc->Scalar()).getAsInteger(10, limit) && limit > 0 &&
-               limit < kMapCrowd;
-    if (!few && inner.concurrent_map.empty())
-      inner.concurrent_map = "the Map state '" + name + "' runs " +
-                             (mc && mc->IsScalar() && mc->Scalar() != "0" ? "up to " + mc->Scalar() + " iterations" : "its iterations") +
-                             " at once";
+    const bool numeric = mc && mc->IsScalar() && !llvm::StringRef(mc->Scalar()).getAsInteger(10, limit);
+    bool distributed = get(state, "ItemReader").has_value();
+    if (auto proc = get(state, "ItemProcessor"); proc && proc->IsMap())
+      if (auto cfg = get(*proc, "ProcessorConfig"); cfg && cfg->IsMap())
+        if (auto mode = get(*cfg, "Mode"); mode && mode->IsScalar() && mode->Scalar() == "DISTRIBUTED") distributed = true;
+    if (inner.concurrent_map.empty()) {
+      if (numeric && limit >= kMapCrowd)
+        inner.concurrent_map = "the Map state '" + name + "' runs up to " + mc->Scalar() + " iterations at once";
+      else if (distributed && (!mc || (numeric && limit == 0)))
+        inner.concurrent_map = "the distributed Map state '" + name + "' runs up to 10,000 child executions at once";
+    }
     for (auto key : {"ItemProcessor", "Iterator"}) {
       auto proc = get(state, key);
       if (!proc) continue;
@@ -840,6 +850,9 @@ void extractState(ExtractContext &cx, const std::string &name, const yaml::Node 
 void extractStates(ExtractContext &cx, const yaml::Node &states, const std::string &path, const Machine &m, int depth) {
   for (auto it = states.begin(); it != states.end(); ++it) {
     if (!it->first.IsScalar()) continue;
+    // A member that is no map holds no retrier (`"QueryLanguage": "JSONata"` written inside States
+    // instead of beside it): Step Functions rejects it, but there is no retry to read or misread.
+    if (it->second.IsScalar() || it->second.IsSequence()) continue;
     try {
       extractState(cx, it->first.Scalar(), it->second, path + "/" + it->first.Scalar(), m, depth);
     } catch (const TypeError &e) {

@@ -121,6 +121,13 @@ std::optional<int> RetryPolicy::boundedRetries() const {
   return n;
 }
 
+std::string RetryPolicy::boundedRetriesNote() const {
+  auto reach = boundedRetries(), all = exactRetries();
+  if (!reach || !all || *reach >= *all) return {};
+  return " (of the " + std::to_string(*all) + " configured: the others cannot start within the " + deadline_name + " " +
+         formatSeconds(*overall_deadline.value) + ")";
+}
+
 std::optional<int> retriesThatFit(const Backoff &b, int n, Duration deadline) {
   int fit = 0;
   while (fit < n) {

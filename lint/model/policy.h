@@ -223,6 +223,10 @@ struct RetryPolicy {
   // The number of retries that can happen when the count is known and bounded (nullopt: unbounded
   // or unknown): the written count, less the retries whose waits alone pass an overall deadline.
   std::optional<int> boundedRetries() const;
+  // " (of the 20 configured: the others cannot start within the Express workflow's 5-minute limit
+  // 300 s)" when boundedRetries() is below the written count, else "": so that a message quoting
+  // the reachable count also says what the file configures.
+  std::string boundedRetriesNote() const;
   // retries() when the count is known exactly; nullopt when it is only an estimate (a policy
   // bounded by time rather than count, a lower bound), so messages do not state a false figure.
   std::optional<int> exactRetries() const;
