@@ -233,7 +233,7 @@ TEST(StepFunctions, DefinitionStringPositionsMapIntoTheTemplate) {
       "      DefinitionString: !Sub |\n"
       "        {\"StartAt\": \"A\", \"TimeoutSeconds\": ${T},\n"
       "         \"States\": {\"A\": {\"Type\": \"Task\", \"Resource\": \"${Fn}\", \"End\": true,\n"
-      "           \"Retry\": [{\"ErrorEquals\": [\"States.ALL\"], \"MaxAttempts\": 12}]}}}\n";
+      "           \"Retry\": [{\"ErrorEquals\": [\"States.ALL\"], \"BackoffRate\": 1.5, \"MaxAttempts\": 12}]}}}\n";
   FileResult r = analyseText("t.yaml", text, true, RunOptions{});
   ASSERT_TRUE(r.errors.empty()) << r.errors.front().message;
   EXPECT_EQ(r.policies, 1u);
@@ -241,13 +241,13 @@ TEST(StepFunctions, DefinitionStringPositionsMapIntoTheTemplate) {
   for (const Finding &f : r.findings) {
     EXPECT_NE(f.rule, "RL901") << f.message; // ${T} is unknown, not 0
     if (f.rule == "RL402") all = f.where.line == 8 && f.where.column == 39;
-    if (f.rule == "RL203") attempts = f.where.line == 8 && f.where.column == 69;
+    if (f.rule == "RL203") attempts = f.where.line == 8 && f.where.column == 89;
   }
   EXPECT_TRUE(all);
   EXPECT_TRUE(attempts);
   // The fixes land in the template, indented like the block.
   std::string fixed = applyFixes(text, r.findings);
-  EXPECT_NE(fixed.find("\"MaxAttempts\": 12, \"MaxDelaySeconds\": 20, \"JitterStrategy\": \"FULL\"}]}}}\n"), std::string::npos) << fixed;
+  EXPECT_NE(fixed.find("\"MaxAttempts\": 12, \"JitterStrategy\": \"FULL\"}]}}}\n"), std::string::npos) << fixed;
   FileResult after = analyseText("t.yaml", fixed, true, RunOptions{});
   EXPECT_EQ(count(after.findings, "RL101"), 0) << fixed;
 }

@@ -113,6 +113,7 @@ std::string template_(const std::string &tagLine, int indent) {
          pad + "      \"Type\": \"Task\",\n" +
          pad + "      \"Resource\": \"${Fn.Arn}\",\n" +
          pad + "      \"Retry\": [ { \"ErrorEquals\": [\"States.ALL\"],\n" +
+         pad + "                   \"BackoffRate\": 1.5,\n" +
          pad + "                   \"MaxAttempts\": 12 } ],\n" +
          pad + "      \"End\": true\n" +
          pad + "    }\n" +

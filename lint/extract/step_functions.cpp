@@ -769,7 +769,7 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
   p.crowd_why = m.crowd_why;
   if (p.crowd == Crowd::NotShown)
     p.crowd_why = std::string(kCrowdNotShown);
-  if (p.crowd != Crowd::Shown && !m.concurrent_map.empty()) {
+  if (!m.concurrent_map.empty()) { // inside a concurrent Map: the more specific crowd
     p.crowd = Crowd::Shown;
     p.crowd_why = m.concurrent_map;
   }

@@ -123,7 +123,7 @@ std::optional<int> RetryPolicy::boundedRetries() const {
 
 std::string RetryPolicy::boundedRetriesNote() const {
   auto reach = boundedRetries(), all = exactRetries();
-  if (!reach || !all || *reach >= *all) return {};
+  if (!reach || !all || *reach >= *all || !overall_deadline.value) return {};
   return " (of the " + std::to_string(*all) + " configured: the others cannot start within the " + deadline_name + " " +
          formatSeconds(*overall_deadline.value) + ")";
 }
