@@ -128,10 +128,19 @@ bool prepare(const std::string &path, std::string &content, bool named, std::vec
 
 // The rules' view of where `path` sits among the declared layers; a file matched by two layers
 // that are not nested is an error once it turns out to hold retry policies.
+// The config whose layers `path` is placed in: its nearest config when that declares layers (a
+// monorepo's sub-project with call chains of its own), else the root config's; null when neither does.
+const ProjectConfig *layerScope(const RunOptions &options, const std::string &path) {
+  const ProjectConfig *c = options.configFor(path);
+  if (c && !c->layers.empty()) return c;
+  return options.config && !options.config->layers.empty() ? &*options.config : nullptr;
+}
+
 Settings settingsFor(const RunOptions &options, const std::string &path, FileResult &r, bool hasPolicies) {
-  Settings s = options.settings;
-  if (!options.config || options.config->layers.empty()) return s;
-  const ProjectConfig &c = *options.config;
+  Settings s = options.settingsFor(path);
+  r.layer_scope = layerScope(options, path);
+  if (!r.layer_scope) return s;
+  const ProjectConfig &c = *r.layer_scope;
   s.layer.configured = true;
   for (const Layer &l : c.layers)
     if (l.owns_retries) s.layer.owner = l.name;
@@ -147,33 +156,48 @@ Settings settingsFor(const RunOptions &options, const std::string &path, FileRes
 
 // After every file: the declared chains with their layers' policies, and the cross-file rules.
 void chainPass(const RunOptions &options, std::vector<FileResult> &perFile, RunResult &result) {
-  const ProjectConfig &c = *options.config;
-  std::vector<std::vector<const FileModel *>> byLayer(c.layers.size());
+  // Each config that declares layers is a scope of its own (the root's, a sub-project's), in path order.
+  std::vector<const ProjectConfig *> scopes;
   for (const FileResult &r : perFile)
-    if (r.layer && r.model) byLayer[*r.layer].push_back(r.model.get());
-  for (const LayerChain &declared : c.chains) {
-    Chain chain;
-    chain.line = declared.line;
-    for (size_t i : declared.layers) {
-      ChainLayer layer{c.layers[i].name, c.layers[i].owns_retries, {}, {}};
-      for (const FileModel *m : byLayer[i]) {
-        layer.files.push_back(m->path);
-        for (const RetryPolicy &p : m->policies) layer.policies.push_back(&p);
+    if (r.layer_scope && std::find(scopes.begin(), scopes.end(), r.layer_scope) == scopes.end()) scopes.push_back(r.layer_scope);
+  if (options.config && !options.config->layers.empty() && std::find(scopes.begin(), scopes.end(), &*options.config) == scopes.end())
+    scopes.push_back(&*options.config);
+  std::sort(scopes.begin(), scopes.end(), [](const ProjectConfig *a, const ProjectConfig *b) { return a->path < b->path; });
+  std::vector<Settings> chainSettings; // per chain: its scope's settings
+  for (const ProjectConfig *scope : scopes) {
+    const ProjectConfig &c = *scope;
+    std::vector<std::vector<const FileModel *>> byLayer(c.layers.size());
+    for (const FileResult &r : perFile)
+      if (r.layer_scope == scope && r.layer && r.model) byLayer[*r.layer].push_back(r.model.get());
+    for (const LayerChain &declared : c.chains) {
+      Chain chain;
+      chain.line = declared.line;
+      for (size_t i : declared.layers) {
+        ChainLayer layer{c.layers[i].name, c.layers[i].owns_retries, {}, {}};
+        for (const FileModel *m : byLayer[i]) {
+          layer.files.push_back(m->path);
+          for (const RetryPolicy &p : m->policies) layer.policies.push_back(&p);
+        }
+        std::sort(layer.files.begin(), layer.files.end());
+        std::stable_sort(layer.policies.begin(), layer.policies.end(), [](const RetryPolicy *a, const RetryPolicy *b) {
+          return std::tie(a->where.path, a->where.line, a->where.column) < std::tie(b->where.path, b->where.line, b->where.column);
+        });
+        chain.layers.push_back(std::move(layer));
       }
-      std::sort(layer.files.begin(), layer.files.end());
-      std::stable_sort(layer.policies.begin(), layer.policies.end(), [](const RetryPolicy *a, const RetryPolicy *b) {
-        return std::tie(a->where.path, a->where.line, a->where.column) < std::tie(b->where.path, b->where.line, b->where.column);
-      });
-      chain.layers.push_back(std::move(layer));
+      result.chains.push_back(std::move(chain));
+      chainSettings.push_back(options.settingsFor(c.path));
     }
-    result.chains.push_back(std::move(chain));
   }
   for (const Rule *rule : allRules()) {
     if (!rule->checkChain) continue;
     std::vector<Finding> found;
     Reporter reporter(*rule, rule->severity, found);
-    for (const Chain &chain : result.chains) rule->checkChain(chain, options.settings, reporter);
+    for (size_t i = 0; i < result.chains.size(); ++i) rule->checkChain(result.chains[i], chainSettings[i], reporter);
     for (Finding &f : found) {
+      // Its fixes edit the file as it was analysed (a fix is refused on a file changed since).
+      for (Fix &fix : f.fixes)
+        for (const FileResult &r : perFile)
+          if (r.model && r.model->path == f.where.path) fix.source_sha256 = r.model->source_sha256;
       // Severity and on/off as configured for the file the finding is in (overrides included).
       auto severity = ruleSeverities(options, f.where.path)[static_cast<size_t>(ruleIndex(f.rule))];
       if (!severity) continue;
@@ -262,21 +286,38 @@ void dropRepeatedFindings(std::vector<Finding> &findings) {
 
 } // namespace
 
+const ProjectConfig *RunOptions::configFor(const std::string &path) const {
+  if (nested)
+    if (const ProjectConfig *c = nested->forFile(path)) return c;
+  return config ? &*config : nullptr;
+}
+
+Settings RunOptions::settingsFor(const std::string &path) const {
+  const ProjectConfig *c = configFor(path);
+  if (!c || (config && (c == &*config || c->path == config->path))) return settings; // the root config's, the command line's applied
+  Settings s = c->settings;
+  if (cli_max_attempts) s.request.max_attempts = *cli_max_attempts;
+  s.layer = settings.layer;
+  return s;
+}
+
 RuleSeverities ruleSeverities(const RunOptions &options, const std::string &path) {
   RuleSeverities out;
   out.reserve(allRules().size());
   for (const Rule *r : allRules()) out.push_back(r->severity);
-  if (options.config) {
-    apply(options.config->rules, out);
-    if (!options.config->overrides.empty()) {
-      std::string rel = relativeTo(options.config->root, path);
-      for (const PathOverride &o : options.config->overrides)
-        for (const std::string &glob : o.paths)
-          if (!rel.empty() && globMatches(glob, rel)) {
-            apply(o.rules, out);
-            break;
-          }
-    }
+  // The configs it extends first, then the config itself: each its rules, then its overrides.
+  std::vector<const ProjectConfig *> levels;
+  for (const ProjectConfig *c = options.configFor(path); c; c = c->base.get()) levels.insert(levels.begin(), c);
+  for (const ProjectConfig *c : levels) {
+    apply(c->rules, out);
+    if (c->overrides.empty()) continue;
+    std::string rel = relativeTo(c->root, path);
+    for (const PathOverride &o : c->overrides)
+      for (const std::string &glob : o.paths)
+        if (!rel.empty() && globMatches(glob, rel)) {
+          apply(o.rules, out);
+          break;
+        }
   }
   apply(options.cli_rules, out);
   return out;
@@ -461,8 +502,10 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
   }
   dropRepeatedFindings(r.findings);
   stampFixes(r.findings, src.text());
-  const bool layered = options.config && !options.config->layers.empty();
-  if ((layered || options.keep_models) && !model.policies.empty()) r.model = std::make_shared<const FileModel>(std::move(model));
+  if ((r.layer_scope || options.keep_models) && !model.policies.empty()) {
+    model.source_sha256 = textDigest(src.text());
+    r.model = std::make_shared<const FileModel>(std::move(model));
+  }
   return r;
 }
 
@@ -580,13 +623,10 @@ void aggregateNotes(std::vector<Finding> &findings) {
 RunResult run(const RunOptions &options) {
   RunResult result;
   std::function<bool(const std::string &)> excluded;
-  if (options.config && !options.config->exclude.empty()) {
-    excluded = [&config = *options.config](const std::string &path) {
-      std::string rel = relativeTo(config.root, path);
-      if (rel.empty()) return false;
-      for (const std::string &glob : config.exclude)
-        if (globMatches(glob, rel)) return true;
-      return false;
+  if (options.nested || (options.config && (!options.config->exclude.empty() || options.config->base))) {
+    excluded = [&options](const std::string &path) {
+      const ProjectConfig *c = options.configFor(path);
+      return c && isExcluded(*c, path);
     };
   }
   std::vector<Candidate> files =
@@ -613,7 +653,7 @@ RunResult run(const RunOptions &options) {
     else if (!readInput(c, options.extract, text, r.errors, &r.warnings)) return;
     // C++ results also depend on headers and compile flags, which the key does not see.
     std::string key;
-    if (cache && !options.text_input && !cppExtractor().recogniseText(SourceFile(c.path, ""))) {
+    if (cache && !options.text_input && !cppExtractor().recogniseText(SourceFile(c.path, "")) && !layerScope(options, c.path)) {
       key = ResultCache::key(c.path, c.named, text, options);
       bool bad = false;
       if (auto hit = cache->load(key, c.path, text, &bad)) {
@@ -647,7 +687,11 @@ RunResult run(const RunOptions &options) {
     std::move(r.errors.begin(), r.errors.end(), std::back_inserter(result.errors));
     std::move(r.warnings.begin(), r.warnings.end(), std::back_inserter(result.warnings));
   }
-  if (options.config && !options.config->layers.empty()) chainPass(options, perFile, result);
+  if (options.nested)
+    for (const Diagnostic &d : options.nested->errors()) result.errors.push_back(d);
+  if (std::any_of(perFile.begin(), perFile.end(), [](const FileResult &r) { return r.layer_scope != nullptr; }) ||
+      (options.config && !options.config->layers.empty()))
+    chainPass(options, perFile, result);
   // One identity per file however it was named: the fingerprint hashes the path from the root.
   result.project_root = projectRoot(options.config ? options.config->root : std::string());
   for (Finding &f : result.findings)

@@ -33,6 +33,15 @@ struct RunOptions {
     std::string path, text;
   };
   std::optional<TextInput> text_input;
+  // The nearest .retrylint.yaml to each file (monorepos); null with --config, which names the one
+  // config for every file.
+  std::shared_ptr<ConfigResolver> nested;
+  std::optional<int> cli_max_attempts; // --max-attempts: over every config's settings
+
+  // The config that applies to `path`: the nearest one, else `config`; nullptr when none does.
+  const ProjectConfig *configFor(const std::string &path) const;
+  // The settings for `path`: its config's, with the command line's on top.
+  Settings settingsFor(const std::string &path) const;
 };
 
 struct Stats {
@@ -66,7 +75,8 @@ struct FileResult {
   bool analysed = false;
   bool without_full_types = false; // a C++ file parsed with headers missing (--verbose, JSON stats)
   size_t policies = 0;
-  std::optional<size_t> layer;              // index into the config's layers
+  std::optional<size_t> layer;              // index into layer_scope's layers
+  const ProjectConfig *layer_scope = nullptr; // the config whose layers the file is placed in
   std::shared_ptr<const FileModel> model;   // kept for the chain pass and --report layers
 };
 

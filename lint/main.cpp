@@ -41,7 +41,7 @@ cl::opt<Format> format("format", cl::desc("Output format"), cl::init(Format::Tex
                                   clEnumValN(Format::Json, "json", "JSON report, version 1"),
                                   clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0 (GitHub code scanning)"),
                                   clEnumValN(Format::Github, "github", "GitHub Actions annotations")));
-cl::opt<std::string> configFile("config", cl::desc("Project config (default: the nearest .retrylint.yaml upwards)"),
+cl::opt<std::string> configFile("config", cl::desc("The one project config for every file (default: for each file, the nearest .retrylint.yaml in its directory or above)"),
                                 cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> baselineFile("baseline", cl::desc("Do not report the findings recorded in <file>"),
                                   cl::value_desc("file"), cl::cat(category));
@@ -323,7 +323,11 @@ int runCommandLine(int argc, char **argv) {
   if (maxAttempts.getNumOccurrences()) {
     if (maxAttempts < 1) return usageError("--max-attempts must be at least 1");
     options.settings.request.max_attempts = maxAttempts;
+    options.cli_max_attempts = static_cast<int>(maxAttempts);
   }
+  // Without --config, each file gets the nearest .retrylint.yaml (a monorepo's services each with
+  // their own); the one found from here applies where it is the nearest, and to files with none.
+  if (configFile.empty()) options.nested = std::make_shared<ConfigResolver>(options.config ? &*options.config : nullptr);
   // Selectors (a code, a name, a code prefix such as RL1, or ALL) apply from the least specific
   // to the most, so `--disable ALL --enable RL301` and `--enable RL3 --disable RL303` mean what
   // they say in any order; at equal specificity, --severity over --enable over --disable.

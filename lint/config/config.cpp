@@ -207,16 +207,18 @@ void parseChains(const YAML::Node &n, ProjectConfig &c) {
   }
 }
 
-ProjectConfig parse(const YAML::Node &root, const std::string &path) {
+ProjectConfig parse(const YAML::Node &root, const std::string &path, std::shared_ptr<const ProjectConfig> base) {
   ProjectConfig c;
   c.path = path;
+  if (base) c.settings = base->settings;
+  c.base = std::move(base);
   llvm::SmallString<256> abs(path);
   llvm::sys::fs::make_absolute(abs);
   c.root = llvm::sys::path::parent_path(abs).str();
   if (root.IsNull()) return c;
   if (!root.IsMap()) fail(root, "the config must be a map with rules, settings, exclude, overrides, layers, chains");
   ConfigErrors errors;
-  checkKeys(root, {"rules", "settings", "exclude", "overrides", "layers", "chains"}, "the config", errors);
+  checkKeys(root, {"rules", "settings", "exclude", "overrides", "layers", "chains", "extend"}, "the config", errors);
   if (auto n = root["rules"]) errors.check([&] { c.rules = ruleSettings(n, errors); });
   if (auto n = root["settings"]) errors.check([&] {
     if (!n.IsMap()) fail(n, "settings must be a map");
@@ -290,7 +292,99 @@ std::string findProjectConfig(const std::string &startDir, std::string *stoppedA
   }
 }
 
-std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors) {
+namespace {
+
+constexpr int kMaxExtendDepth = 8;
+
+// The configs being loaded, outermost first (real paths): `extend` may not lead back to one.
+using ExtendChain = std::vector<std::string>;
+
+std::optional<ProjectConfig> loadConfig(const std::string &path, std::vector<Diagnostic> &errors, ExtendChain &chain);
+
+// The repository root above `dir` (the nearest directory holding `.git`), or "".
+std::string repositoryRootOf(llvm::StringRef dir) {
+  llvm::SmallString<256> d(dir);
+  while (!d.empty()) {
+    llvm::SmallString<256> git(d);
+    llvm::sys::path::append(git, ".git");
+    struct stat st;
+    if (::lstat(git.c_str(), &st) == 0) return d.str().str();
+    llvm::StringRef parent = llvm::sys::path::parent_path(d);
+    if (parent == d) break;
+    d = parent;
+  }
+  return {};
+}
+
+// The config `extend` names, loaded, or nullptr with the reason in `errors`.
+std::shared_ptr<const ProjectConfig> loadBase(const YAML::Node &n, const std::string &path, std::vector<Diagnostic> &errors,
+                                             ExtendChain &chain) {
+  auto bad = [&](const std::string &msg) {
+    errors.push_back(Diagnostic{path, lineOf(n), colOf(n), msg});
+    return nullptr;
+  };
+  if (!n.IsScalar() || n.Scalar().empty()) return bad("extend must be the path of another .retrylint.yaml (relative to this file)");
+  if (chain.size() > kMaxExtendDepth) return bad("extend goes more than " + std::to_string(kMaxExtendDepth) + " configs deep");
+  llvm::SmallString<256> self(path);
+  llvm::sys::fs::make_absolute(self);
+  llvm::sys::path::remove_dots(self, true);
+  llvm::SmallString<256> target(n.Scalar());
+  if (!llvm::sys::path::is_absolute(target)) {
+    target = llvm::sys::path::parent_path(self);
+    llvm::sys::path::append(target, n.Scalar());
+  }
+  llvm::sys::path::remove_dots(target, true);
+  if (!llvm::sys::fs::is_regular_file(target)) return bad("extend names " + target.str().str() + ", which is not a readable file");
+  llvm::SmallString<256> realTarget;
+  if (llvm::sys::fs::real_path(target, realTarget)) return bad("extend names " + target.str().str() + ", which cannot be read");
+  // A config in a checkout builds only on configs of the same checkout (links followed).
+  llvm::SmallString<256> realDir;
+  std::string repo = llvm::sys::fs::real_path(llvm::sys::path::parent_path(self), realDir) ? std::string()
+                                                                                            : repositoryRootOf(realDir);
+  if (!repo.empty() && relativeTo(repo, realTarget.str().str()).empty())
+    return bad("extend names " + target.str().str() + ", outside the repository " + repo);
+  if (std::find(chain.begin(), chain.end(), realTarget.str().str()) != chain.end())
+    return bad(realTarget.str().str() == chain.back() ? std::string("extend names this file itself")
+                                                      : "extend leads back to " + realTarget.str().str() + ": a cycle");
+  auto base = loadConfig(target.str().str(), errors, chain);
+  if (!base) return bad("extend names " + target.str().str() + ", which has errors (above)");
+  return std::make_shared<const ProjectConfig>(std::move(*base));
+}
+
+std::optional<ProjectConfig> parseConfig(const std::string &path, const std::string &text, std::vector<Diagnostic> &errors,
+                                         ExtendChain &chain) {
+  if (text.size() > kMaxConfigBytes || nestingDepth(text) > kMaxConfigNesting) {
+    errors.push_back(Diagnostic{path, 0, 0, "the config is too large or too deeply nested to be a retrylint config"});
+    return std::nullopt;
+  }
+  try {
+    YAML::Node root = YAML::Load(text);
+    std::shared_ptr<const ProjectConfig> base;
+    if (root.IsMap())
+      if (auto e = root["extend"]) {
+        llvm::SmallString<256> real;
+        chain.push_back(llvm::sys::fs::real_path(path, real) ? path : real.str().str());
+        base = loadBase(e, path, errors, chain);
+        chain.pop_back();
+        if (!base) return std::nullopt;
+      }
+    return parse(root, path, std::move(base));
+  } catch (const ConfigError &e) {
+    errors.push_back(Diagnostic{path, e.line, e.column, e.message});
+  } catch (const ConfigErrors &all) {
+    std::vector<ConfigError> sorted = all.all;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const ConfigError &a, const ConfigError &b) {
+      return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    });
+    for (const ConfigError &e : sorted) errors.push_back(Diagnostic{path, e.line, e.column, e.message});
+  } catch (const YAML::Exception &e) {
+    errors.push_back(Diagnostic{path, e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.is_null() ? 0 : e.mark.column + 1,
+                                "invalid YAML: " + e.msg});
+  }
+  return std::nullopt;
+}
+
+std::optional<ProjectConfig> loadConfig(const std::string &path, std::vector<Diagnostic> &errors, ExtendChain &chain) {
   llvm::sys::fs::file_status st;
   if (!llvm::sys::fs::status(path, st) && st.type() != llvm::sys::fs::file_type::regular_file) {
     errors.push_back(Diagnostic{path, 0, 0, "cannot read the config: not a regular file"});
@@ -305,31 +399,86 @@ std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vec
     errors.push_back(Diagnostic{path, 0, 0, "cannot read the config: " + buf.getError().message()});
     return std::nullopt;
   }
-  return parseProjectConfig(path, (*buf)->getBuffer().str(), errors);
+  return parseConfig(path, (*buf)->getBuffer().str(), errors, chain);
+}
+
+} // namespace
+
+std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors) {
+  ExtendChain chain;
+  return loadConfig(path, errors, chain);
 }
 
 std::optional<ProjectConfig> parseProjectConfig(const std::string &path, const std::string &text,
                                                 std::vector<Diagnostic> &errors) {
-  if (text.size() > kMaxConfigBytes || nestingDepth(text) > kMaxConfigNesting) {
-    errors.push_back(Diagnostic{path, 0, 0, "the config is too large or too deeply nested to be a retrylint config"});
-    return std::nullopt;
+  ExtendChain chain;
+  return parseConfig(path, text, errors, chain);
+}
+
+bool isExcluded(const ProjectConfig &config, const std::string &path) {
+  for (const ProjectConfig *c = &config; c; c = c->base.get()) {
+    if (c->exclude.empty()) continue;
+    std::string rel = relativeTo(c->root, path);
+    if (rel.empty()) continue;
+    for (const std::string &glob : c->exclude)
+      if (globMatches(glob, rel)) return true;
   }
-  try {
-    YAML::Node root = YAML::Load(text);
-    return parse(root, path);
-  } catch (const ConfigError &e) {
-    errors.push_back(Diagnostic{path, e.line, e.column, e.message});
-  } catch (const ConfigErrors &all) {
-    std::vector<ConfigError> sorted = all.all;
-    std::stable_sort(sorted.begin(), sorted.end(), [](const ConfigError &a, const ConfigError &b) {
-      return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-    });
-    for (const ConfigError &e : sorted) errors.push_back(Diagnostic{path, e.line, e.column, e.message});
-  } catch (const YAML::Exception &e) {
-    errors.push_back(Diagnostic{path, e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.is_null() ? 0 : e.mark.column + 1,
-                                "invalid YAML: " + e.msg});
+  return false;
+}
+
+ConfigResolver::ConfigResolver(const ProjectConfig *root) : root_(root) {
+  llvm::SmallString<256> real;
+  if (root && !llvm::sys::fs::real_path(root->path, real)) rootPath_ = real.str().str();
+}
+
+const ProjectConfig *ConfigResolver::forFile(const std::string &path) {
+  llvm::SmallString<256> dir(path);
+  llvm::sys::fs::make_absolute(dir);
+  llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+  dir = llvm::sys::path::parent_path(dir);
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::string> visited;
+  const ProjectConfig *found = root_;
+  while (!dir.empty()) {
+    if (auto it = byDir_.find(dir.str().str()); it != byDir_.end()) {
+      found = it->second;
+      break;
+    }
+    visited.push_back(dir.str().str());
+    llvm::SmallString<256> candidate(dir);
+    llvm::sys::path::append(candidate, ".retrylint.yaml");
+    struct stat link;
+    if (::lstat(candidate.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+      // A checkout's link could point anywhere on the machine: a nested config is a plain file.
+      errors_.push_back(Diagnostic{candidate.str().str(), 0, 0, "a nested .retrylint.yaml must be a regular file, not a symbolic link: not used"});
+    } else if (llvm::sys::fs::is_regular_file(candidate)) {
+      llvm::SmallString<256> real;
+      if (!rootPath_.empty() && !llvm::sys::fs::real_path(candidate, real) && real == rootPath_) break; // the root config
+      std::vector<Diagnostic> errs;
+      std::optional<ProjectConfig> c = loadProjectConfig(candidate.str().str(), errs);
+      errors_.insert(errors_.end(), errs.begin(), errs.end());
+      if (c && errs.empty()) {
+        owned_.push_back(std::make_unique<ProjectConfig>(std::move(*c)));
+        found = owned_.back().get();
+        break;
+      }
+      // A broken nested config: its files fall back to the config above it, and the run fails (exit 2).
+    }
+    llvm::SmallString<256> git(dir);
+    llvm::sys::path::append(git, ".git");
+    struct stat st;
+    if (::lstat(git.c_str(), &st) == 0) break; // the repository root
+    llvm::StringRef parent = llvm::sys::path::parent_path(dir);
+    if (parent == dir) break;
+    dir = parent;
   }
-  return std::nullopt;
+  for (const std::string &d : visited) byDir_[d] = found;
+  return found;
+}
+
+std::vector<Diagnostic> ConfigResolver::errors() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return errors_;
 }
 
 bool globMatches(const std::string &globIn, const std::string &relPath) {

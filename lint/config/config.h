@@ -3,6 +3,8 @@
 // naming the file and line.
 #pragma once
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +43,10 @@ struct LayerChain {
 struct ProjectConfig {
   std::string path; // the config file
   std::string root; // its directory: globs are relative to it
+  // `extend: ../.retrylint.yaml`: the config this one builds on. Its rules, overrides and excludes
+  // apply first (each relative to its own root) and its settings are the starting point; this
+  // file's keys come on top. Layers and chains are never inherited.
+  std::shared_ptr<const ProjectConfig> base;
   RuleSettings rules;
   Settings settings;
   std::vector<std::string> exclude;
@@ -68,6 +74,32 @@ std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vec
 // The same for a config's text (`path` names it in errors and sets the root).
 std::optional<ProjectConfig> parseProjectConfig(const std::string &path, const std::string &text,
                                                 std::vector<Diagnostic> &errors);
+
+// Whether `path` is excluded by `config` or a config it extends (each glob relative to its root).
+bool isExcluded(const ProjectConfig &config, const std::string &path);
+
+// The configs of a monorepo: the nearest .retrylint.yaml to each file applies (ruff's rule). A
+// file's directory and its parents are searched up to the repository root (a directory holding
+// `.git`) or the top of the file system; the root config (found from the working directory) is
+// used where it is the nearest, and for files that have none. Thread-safe: discovery and the
+// analysis ask from several threads. A nested config that declares layers is a scope of its own:
+// its files are placed in its layers and its chains are checked apart from the root's.
+class ConfigResolver {
+public:
+  explicit ConfigResolver(const ProjectConfig *root);
+  // The config that applies to `path` (a file or a directory), or nullptr when none does.
+  const ProjectConfig *forFile(const std::string &path);
+  // Problems with the nested configs read so far (each config once).
+  std::vector<Diagnostic> errors() const;
+
+private:
+  const ProjectConfig *root_;
+  std::string rootPath_; // the root config's real path
+  mutable std::mutex mutex_;
+  std::map<std::string, const ProjectConfig *> byDir_; // absolute directory -> its config
+  std::vector<std::unique_ptr<ProjectConfig>> owned_;
+  std::vector<Diagnostic> errors_;
+};
 
 // Whether `glob` matches `relPath` ('/'-separated, relative to the config root). Gitignore-like:
 // a pattern without '/' matches any path component; `dir/` and `dir/**` match everything under

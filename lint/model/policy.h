@@ -243,6 +243,7 @@ struct FileModel {
   std::vector<RetryPolicy> policies;
   std::vector<ConfigProblem> problems; // values the runtime rejects, ignores or changes (RL901)
   bool without_full_types = false;     // C++ parsed with headers missing: facts from tokens alone
+  std::string source_sha256;           // of the text analysed: stamps the fixes of cross-file findings
 };
 
 } // namespace retrylint

@@ -171,7 +171,7 @@ std::string ResultCache::key(const std::string &path, bool named, const std::str
   head += '\0' + path + '\0' + (named ? "named" : "found") + '\0';
   for (const auto &[code, sev] : effectiveRules(options, path))
     head += code + "=" + (sev ? std::string(severityName(*sev)) : "off") + ";";
-  const Settings &st = options.settings;
+  const Settings st = options.settingsFor(path);
   head += '\0' + std::to_string(st.request.max_attempts) + "," + std::to_string(st.request.max_wait.nanos) + "," +
           std::to_string(st.background.max_attempts) + "," + std::to_string(st.background.max_wait.nanos) + "," +
           std::to_string(st.max_amplification);
