@@ -409,6 +409,7 @@ int runCommandLine(int argc, char **argv) {
 
   RunResult result = run(options);
   narrow(result);
+  if (!fix && (format == Format::Json || format == Format::Sarif)) dropFixesThatFail(result.findings, options);
 
   if (fix) {
     FixPlan plan = planFixes(result.findings, options, unsafeFixes);

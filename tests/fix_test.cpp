@@ -144,3 +144,36 @@ TEST(FixSafety, NoFixWritesADuplicateStatusCode) {
   std::string after = slurp(file);
   EXPECT_NE(after.find("[\"UNAVAILABLE\", 14, \"DEADLINE_EXCEEDED\"]"), std::string::npos) << after;
 }
+
+namespace {
+
+// The reports that carry fixes offer only those --fix would apply: applied alone, each removes its
+// finding and raises none (the Resilience4j jitter key that raises RL901 is not offered at all).
+TEST(FixSafety, ReportsOfferOnlyFixesThatHold) {
+  TempDir t;
+  fs::copy(fs::path(RETRYLINT_SOURCE_DIR) / "fixtures" / "resilience4j", t.path / "r4j", fs::copy_options::recursive);
+  fs::copy(fs::path(RETRYLINT_SOURCE_DIR) / "tests" / "data" / "fix" / "grpc-codes.json", t.path / "r4j" / "grpc-codes.json");
+  const std::string dir = (t.path / "r4j").string();
+  CliRun json = runRetrylintIn(dir, "", "--no-cache --format json .");
+  auto v = llvm::json::parse(json.out);
+  ASSERT_TRUE(bool(v)) << json.out;
+  int offered = 0;
+  for (const auto &f : *v->getAsObject()->getArray("findings")) {
+    const auto *o = f.getAsObject();
+    if (o->getArray("fixes")->empty()) continue;
+    ++offered;
+    const std::string path = o->getString("path")->str();
+    EXPECT_NE(path, "defaults.yml") << "the refused jitter fix is offered: " << o->getString("message")->str();
+  }
+  EXPECT_GE(offered, 2) << json.out; // the gRPC code spellings and the Resilience4j fixes that hold
+  // --fix --unsafe-fixes refuses none of what was offered.
+  CliRun fixed = runRetrylintIn(dir, "", "--no-cache --fix --unsafe-fixes .");
+  EXPECT_NE(fixed.err.find("retrylint: applied "), std::string::npos) << fixed.err;
+  CliRun after = runRetrylintIn(dir, "", "--no-cache --format json .");
+  auto w = llvm::json::parse(after.out);
+  ASSERT_TRUE(bool(w));
+  for (const auto &f : *w->getAsObject()->getArray("findings"))
+    EXPECT_TRUE(f.getAsObject()->getArray("fixes")->empty()) << "still offered after --fix: " << f.getAsObject()->getString("message")->str();
+}
+
+} // namespace

@@ -39,7 +39,48 @@ std::vector<TextEdit> shifted(const std::vector<TextEdit> &edits, std::ptrdiff_t
   return out;
 }
 
+// Whether `fix` (shifted past a BOM of `bom` bytes), applied to `text` on top of `accepted`, removes
+// the finding `f` and raises no other. `before`: the findings of `text`; `fixedSoFar`: how many of
+// f's kind the accepted edits already remove. The edits with it go to `out`.
+bool fixHolds(const Finding &f, const std::string &path, const std::string &text, size_t bom, const std::map<Key, int> &before,
+              const std::vector<TextEdit> &accepted, int fixedSoFar, const RunOptions &options, std::vector<TextEdit> &out) {
+  std::vector<TextEdit> candidate = accepted;
+  for (const TextEdit &e : shifted(f.fixes.front().edits, static_cast<std::ptrdiff_t>(bom))) candidate.push_back(e);
+  std::string probe = text;
+  if (!applyEdits(probe, candidate)) return false;
+  const std::map<Key, int> after = counts(analyseText(path, probe, true, options).findings);
+  for (const auto &[key, n] : after) {
+    auto it = before.find(key);
+    if (n > (it == before.end() ? 0 : it->second)) return false;
+  }
+  // Its own finding must be gone, where a single file shows it (a chain finding does not).
+  if (auto own = before.find({f.rule, f.anchor}); own != before.end()) {
+    auto now = after.find(own->first);
+    int n = now == after.end() ? 0 : now->second;
+    if (n > own->second - fixedSoFar - 1) return false;
+  }
+  out = std::move(candidate);
+  return true;
+}
+
 } // namespace
+
+void dropFixesThatFail(std::vector<Finding> &findings, const RunOptions &options) {
+  std::map<std::string, std::vector<Finding *>> byPath;
+  for (Finding &f : findings)
+    if (!f.fixes.empty()) byPath[f.where.path].push_back(&f);
+  for (auto &[path, withFixes] : byPath) {
+    std::string text;
+    if (!readRegular(path, text)) continue;
+    const size_t bom = bomLength(text);
+    if (textDigest(std::string_view(text).substr(bom)) != withFixes.front()->fixes.front().source_sha256) continue;
+    const std::map<Key, int> before = counts(analyseText(path, text, true, options).findings);
+    for (Finding *f : withFixes) {
+      std::vector<TextEdit> edits;
+      if (!fixHolds(*f, path, text, bom, before, {}, 0, options, edits)) f->fixes.clear();
+    }
+  }
+}
 
 FixPlan planFixes(const std::vector<Finding> &findings, const RunOptions &options, bool unsafe) {
   FixPlan plan;
@@ -75,28 +116,17 @@ FixPlan planFixes(const std::vector<Finding> &findings, const RunOptions &option
         plan.chosen.push_back(*f);
         continue;
       }
-      std::vector<TextEdit> candidate = accepted;
-      for (const TextEdit &e : shifted(fix.edits, static_cast<std::ptrdiff_t>(bom))) candidate.push_back(e);
-      std::string probe = text;
-      if (!applyEdits(probe, candidate)) continue; // overlaps a chosen fix: the next run offers it again
-      const std::map<Key, int> after = counts(analyseText(path, probe, true, options).findings);
-      bool raises = false;
-      for (const auto &[key, n] : after) {
-        auto it = before.find(key);
-        if (n > (it == before.end() ? 0 : it->second)) raises = true;
+      {
+        std::vector<TextEdit> overlapCheck = accepted;
+        for (const TextEdit &e : shifted(fix.edits, static_cast<std::ptrdiff_t>(bom))) overlapCheck.push_back(e);
+        std::string probe = text;
+        if (!applyEdits(probe, overlapCheck)) continue; // overlaps a chosen fix: the next run offers it again
       }
-      // Its own finding must be gone, where a single file shows it (a chain finding does not).
-      bool kept = false;
-      auto own = before.find({f->rule, f->anchor});
-      if (own != before.end()) {
-        auto now = after.find(own->first);
-        int n = now == after.end() ? 0 : now->second;
-        int fixedSoFar = static_cast<int>(std::count_if(taken.begin(), taken.end(), [&](const Finding *t) {
-          return t->rule == f->rule && t->anchor == f->anchor;
-        }));
-        kept = n > own->second - fixedSoFar - 1;
-      }
-      if (raises || kept) {
+      const int fixedSoFar = static_cast<int>(std::count_if(taken.begin(), taken.end(), [&](const Finding *t) {
+        return t->rule == f->rule && t->anchor == f->anchor;
+      }));
+      std::vector<TextEdit> candidate;
+      if (!fixHolds(*f, path, text, bom, before, accepted, fixedSoFar, options, candidate)) {
         ++plan.rejected;
         continue;
       }

@@ -20,6 +20,10 @@ struct FixPlan {
 
 FixPlan planFixes(const std::vector<Finding> &findings, const RunOptions &options, bool unsafe);
 
+// For the reports that carry fixes (JSON, SARIF): each finding keeps its fix only if the check
+// above passes for that fix alone, so no report offers an edit --fix --unsafe-fixes would refuse.
+void dropFixesThatFail(std::vector<Finding> &findings, const RunOptions &options);
+
 // `--fix --show-diff`: the chosen fixes as a unified diff (`--- a/PATH`, `+++ b/PATH`, three lines
 // of context), nothing written. Files that changed since they were analysed are left out.
 std::string fixDiff(const std::vector<Finding> &chosen);
