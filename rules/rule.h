@@ -80,12 +80,6 @@ struct Rule {
   bool needs_a_crowd_shown = false;
 };
 
-// Why a workflow's retrier is given no crowd when nothing in the files shows one (RetryPolicy::
-// crowd_why for Crowd::NotShown). Notes that end with it hold for most workflow retriers of a
-// repository: a run reports them once per rule, with the count (aggregateNotes).
-inline constexpr std::string_view kCrowdNotShown =
-    "nothing in the files shows executions running at once: no concurrent Map, no trigger in a template beside it";
-
 // Collects findings for one rule on one file.
 class Reporter {
 public:

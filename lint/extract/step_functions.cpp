@@ -13,7 +13,6 @@
 #include <map>
 #include <cmath>
 #include <optional>
-#include <regex>
 #include <tuple>
 
 #include <yaml-cpp/exceptions.h>
@@ -24,7 +23,6 @@
 #include <llvm/Support/Path.h>
 
 #include "lint/extract/extractors.h"
-#include "rules/rule.h"
 #include "lint/io/posix.h"
 #include "lint/yaml/load.h"
 
@@ -628,10 +626,11 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
   // condition check) polls: it retries no failure of a service, so no outage is multiplied and no
   // crowd of failed callers comes back in step. Its findings are advice.
   {
-    static const std::regex busy("ResourceInUse|NotReady|InProgress|Running|NotStabilized|AlreadyExists|ConditionalCheckFailed",
-                                 std::regex::icase);
+    static constexpr llvm::StringLiteral kBusy[] = {"ResourceInUse", "NotReady",     "InProgress",            "Running",
+                                                    "NotStabilized", "AlreadyExists", "ConditionalCheckFailed"};
     bool polls = !p.retry_on.empty();
-    for (const Condition &c : p.retry_on) polls &= c.text.size() < 512 && std::regex_search(c.text, busy);
+    for (const Condition &c : p.retry_on)
+      polls &= std::any_of(std::begin(kBusy), std::end(kBusy), [&](llvm::StringRef w) { return llvm::StringRef(c.text).contains_insensitive(w); });
     if (polls) {
       p.advisory = true;
       p.used_by = "a poll: it retries only " + p.retry_on.front().text + (p.retry_on.size() > 1 ? " and the like" : "") +

@@ -39,28 +39,30 @@ std::vector<TextEdit> shifted(const std::vector<TextEdit> &edits, std::ptrdiff_t
   return out;
 }
 
-// Whether `fix` (shifted past a BOM of `bom` bytes), applied to `text` on top of `accepted`, removes
-// the finding `f` and raises no other. `before`: the findings of `text`; `fixedSoFar`: how many of
-// f's kind the accepted edits already remove. The edits with it go to `out`.
-bool fixHolds(const Finding &f, const std::string &path, const std::string &text, size_t bom, const std::map<Key, int> &before,
-              const std::vector<TextEdit> &accepted, int fixedSoFar, const RunOptions &options, std::vector<TextEdit> &out) {
+enum class Check { Holds, Overlaps, Fails };
+
+// Whether f's fix (shifted past a BOM of `bom` bytes), applied to `text` on top of `accepted`,
+// removes the finding `f` and raises no other. `before`: the findings of `text`; `fixedSoFar`: how
+// many of f's kind the accepted edits already remove. The edits with it go to `out`.
+Check fixHolds(const Finding &f, const std::string &path, const std::string &text, size_t bom, const std::map<Key, int> &before,
+               const std::vector<TextEdit> &accepted, int fixedSoFar, const RunOptions &options, std::vector<TextEdit> &out) {
   std::vector<TextEdit> candidate = accepted;
   for (const TextEdit &e : shifted(f.fixes.front().edits, static_cast<std::ptrdiff_t>(bom))) candidate.push_back(e);
   std::string probe = text;
-  if (!applyEdits(probe, candidate)) return false;
+  if (!applyEdits(probe, candidate)) return Check::Overlaps;
   const std::map<Key, int> after = counts(analyseText(path, probe, true, options).findings);
   for (const auto &[key, n] : after) {
     auto it = before.find(key);
-    if (n > (it == before.end() ? 0 : it->second)) return false;
+    if (n > (it == before.end() ? 0 : it->second)) return Check::Fails;
   }
   // Its own finding must be gone, where a single file shows it (a chain finding does not).
   if (auto own = before.find({f.rule, f.anchor}); own != before.end()) {
     auto now = after.find(own->first);
     int n = now == after.end() ? 0 : now->second;
-    if (n > own->second - fixedSoFar - 1) return false;
+    if (n > own->second - fixedSoFar - 1) return Check::Fails;
   }
   out = std::move(candidate);
-  return true;
+  return Check::Holds;
 }
 
 } // namespace
@@ -77,7 +79,7 @@ void dropFixesThatFail(std::vector<Finding> &findings, const RunOptions &options
     const std::map<Key, int> before = counts(analyseText(path, text, true, options).findings);
     for (Finding *f : withFixes) {
       std::vector<TextEdit> edits;
-      if (!fixHolds(*f, path, text, bom, before, {}, 0, options, edits)) f->fixes.clear();
+      if (fixHolds(*f, path, text, bom, before, {}, 0, options, edits) != Check::Holds) f->fixes.clear();
     }
   }
 }
@@ -116,17 +118,13 @@ FixPlan planFixes(const std::vector<Finding> &findings, const RunOptions &option
         plan.chosen.push_back(*f);
         continue;
       }
-      {
-        std::vector<TextEdit> overlapCheck = accepted;
-        for (const TextEdit &e : shifted(fix.edits, static_cast<std::ptrdiff_t>(bom))) overlapCheck.push_back(e);
-        std::string probe = text;
-        if (!applyEdits(probe, overlapCheck)) continue; // overlaps a chosen fix: the next run offers it again
-      }
       const int fixedSoFar = static_cast<int>(std::count_if(taken.begin(), taken.end(), [&](const Finding *t) {
         return t->rule == f->rule && t->anchor == f->anchor;
       }));
       std::vector<TextEdit> candidate;
-      if (!fixHolds(*f, path, text, bom, before, accepted, fixedSoFar, options, candidate)) {
+      const Check check = fixHolds(*f, path, text, bom, before, accepted, fixedSoFar, options, candidate);
+      if (check == Check::Overlaps) continue; // overlaps a chosen fix: the next run offers it again
+      if (check == Check::Fails) {
         ++plan.rejected;
         continue;
       }

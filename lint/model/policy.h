@@ -6,6 +6,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/model/duration.h"
@@ -57,6 +58,12 @@ enum class Crowd {
   NotShown, // nothing shows more than one caller at a time (a workflow whose trigger is not in the files)
   Alone,    // the files show one caller at a time (a workflow only a schedule starts)
 };
+
+// Why a workflow's retrier is given no crowd when nothing in the files shows one (RetryPolicy::
+// crowd_why for Crowd::NotShown). Notes that end with it hold for most workflow retriers of a
+// repository: a run reports them once per rule, with the count (aggregateNotes).
+inline constexpr std::string_view kCrowdNotShown =
+    "nothing in the files shows executions running at once: no concurrent Map, no trigger in a template beside it";
 
 enum class Growth { NoWait, Constant, Linear, Exponential };
 enum class Jitter { None, Full, Proportional };
