@@ -58,7 +58,8 @@ extern const Rule kRL101 = {
         "that starts an execution per event (an API or queue event, an event rule or pipe, a function that "
         "starts it), read from the SAM or CloudFormation template beside the definition. A workflow only a "
         "schedule starts, one whose trigger is not in the files, and background work with 1 or 2 retries "
-        "get a note.",
+        "get a note, as does a C++ loop whose callers each sleep a random time before it: each sees a "
+        "failure at its own phase and a schedule without randomness keeps it there.",
         "When a dependency fails, every client sees the failure at about the same instant. Without "
         "jitter they all wait the same time and retry at the same instant again: 1,000 clients that got a "
         "503 together hit the recovering service together, in waves, for as long as the outage lasts. "

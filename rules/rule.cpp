@@ -22,7 +22,8 @@ void Reporter::report(const RetryPolicy &policy, const Span &where, std::string_
                       const std::optional<Fix> &fix) {
   if (policy.implicit && !rule_.checks_implicit) return;
   const bool alone = (rule_.needs_a_crowd && policy.crowd == Crowd::Alone) ||
-                     (rule_.needs_a_crowd_shown && (policy.crowd == Crowd::Alone || policy.crowd == Crowd::NotShown));
+                     (rule_.needs_a_crowd_shown && (policy.crowd == Crowd::Alone || policy.crowd == Crowd::NotShown ||
+                                                     policy.crowd == Crowd::OutOfStep));
   if (policy.advisory || alone) {
     Reporter advice = *this;
     advice.capSeverity(Severity::Note);

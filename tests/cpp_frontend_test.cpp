@@ -242,8 +242,17 @@ TEST(CppFrontend, LocalAndFailoverRetriesAreAdvice) {
     else if (!p.advisory) ++plain;
     if (!p.used_by.empty()) EXPECT_TRUE(p.advisory) << p.component;
   }
-  EXPECT_EQ(local, 1);
+  EXPECT_EQ(local, 2); // the in-process queue; the profiler run after its script was rewritten
   EXPECT_EQ(failover, 1);
+  // A random wait before a fixed-interval loop: callers out of step, so RL101/RL102 are notes.
+  int outOfStep = 0;
+  for (const RetryPolicy &p : m.policies)
+    if (p.crowd == Crowd::OutOfStep) {
+      ++outOfStep;
+      EXPECT_EQ(p.component, "retry loop in RegisterUntilDone()");
+      EXPECT_FALSE(p.advisory); // RL104 or RL203 would still be warnings
+    }
+  EXPECT_EQ(outOfStep, 1);
   // A try_lock loop waits for a lock: its RL201 and RL102 are notes, RL101 stays a warning.
   int locks = 0;
   for (const RetryPolicy &p : m.policies)
@@ -271,7 +280,13 @@ TEST(CppFrontend, RetriesByRecursion) {
   FileModel m = extract("/tmp/retrylint-recursion.cpp", text);
   std::map<std::string, const RetryPolicy *> by;
   for (const RetryPolicy &p : m.policies) by[p.component] = &p;
-  ASSERT_EQ(by.size(), 3u);
+  ASSERT_EQ(by.size(), 4u);
+  // A directory made again once its parent exists: only mkdir is tested, a local resource.
+  ASSERT_TRUE(by.count("retry by recursion in MakeDir()"));
+  EXPECT_TRUE(by["retry by recursion in MakeDir()"]->advisory);
+  EXPECT_EQ(*by["retry by recursion in MakeDir()"]->max_attempts.value, 2);
+  for (const char *remote : {"retry by recursion in Connect()", "retry by recursion in Send()"})
+    if (by.count(remote)) EXPECT_FALSE(by[remote]->advisory) << remote;
   ASSERT_TRUE(by.count("retry by recursion in AcquireLease()"));
   EXPECT_EQ(*by["retry by recursion in AcquireLease()"]->max_attempts.value, 2);
   EXPECT_EQ(by["retry by recursion in AcquireLease()"]->backoff.growth.origin, Origin::Unknown); // it waits first

@@ -143,6 +143,9 @@ void findLogs(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
 std::vector<Range> callArgs(const Tokens &t, size_t open);
 // A name that denotes a random source: rand, std::mt19937, uniform_int_distribution, jitter … (wait.cpp).
 bool isRandomSource(std::string_view name);
+// A call before the loop (in [before.b, before.e)) that sleeps for a random time: each caller
+// starts at a phase of its own (wait.cpp).
+bool randomWaitIn(const Tokens &t, Range before);
 // A helper or macro named like a wait: Backoff(), WaitBeforeRetry(), RETRY_SLEEP() (wait.cpp).
 bool isWaitName(std::string_view name);
 
@@ -150,6 +153,10 @@ bool isWaitName(std::string_view name);
 // AWS SDK for C++ retry strategies and ClientConfiguration timeouts; gRPC service configs in
 // string literals (read by the gRPC service-config extractor, positions mapped into the file).
 void analyseConfig(const Tokens &toks, const FileFacts &facts, ExtractContext &cx);
+
+// An operation on a local resource (an in-process queue, an allocation, a local subprocess, the
+// local file system): retrying it loads nothing remote (loops.cpp).
+bool isLocalOperation(std::string_view name);
 
 Span spanOf(const ExtractContext &cx, const Tokens &t, size_t b, size_t e);
 // Names of variables read in [r.b, r.e) (identifiers not followed by `(` and not after . -> ::).

@@ -429,6 +429,17 @@ std::string functionName(const Tokens &t, size_t fnBrace) {
   return "";
 }
 
+bool isLocalOperation(std::string_view name) {
+  static const std::regex local("^(push|pop|steal|enqueue|dequeue|try_?push|try_?pop|push_locked|get_object|malloc|"
+                                "realloc|alloc|uv_|pthread_|sem_|popen|system|read_command_output|close|"
+                                "reserve|try_?reserve|"
+                                // the local file system
+                                "_?w?mkdir|CreateDirectory|CreateDir|create_director|PathExists|DirectoryExists|"
+                                "FileExists|WriteSmallFile|rename|unlink|rmdir|fsync|l?stat$|S_IS|GetFileAttributes)",
+                                std::regex::icase);
+  return std::regex_search(name.begin(), name.end(), local);
+}
+
 // Test code repeats and polls on purpose (waiting for a server it started, a flaky expectation),
 // and no outage multiplies it: its retry findings are advice, at note severity.
 void markTestCode(const ExtractContext &cx, const std::string &function, RetryPolicy &p) {
@@ -843,16 +854,27 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     // queue, a syscall that said EAGAIN, a local subprocess, libuv, an allocation) loads nothing
     // remote; an attempt on a newly chosen connection or node is failover. Both are advice.
     if (!p.advisory) {
-      static const std::regex local("^(push|pop|steal|enqueue|dequeue|try_?push|try_?pop|push_locked|get_object|malloc|"
-                                    "realloc|alloc|uv_|pthread_|sem_|popen|system|read_command_output|close|"
-                                    "reserve|try_?reserve)",
-                                    std::regex::icase);
+
       static const std::regex again("^E(AGAIN|WOULDBLOCK|INTR|OVERCROWDED)$");
       static const std::regex failover("^_?(fetch|pick|choose|select_?(node|server|host)|next_?(node|host|server|endpoint)|"
                                        "ExtractOrCreate|get_?node|_get_node|acquire_?conn)",
                                        std::regex::icase);
       bool allLocal = !testedOps.empty(), eagain = false, pick = false;
-      for (size_t k : testedOps) allLocal &= std::regex_search(t[k].text, local);
+      // Calls in a local operation's arguments make what it is given (`WriteFile(path, Script())`).
+      std::vector<Range> localArgs;
+      for (size_t k : testedOps)
+        if (isLocalOperation(t[k].text)) localArgs.push_back({k + 1, t.close(k + 1)});
+      // A test that neither leaves nor goes round (`if (out.empty())` after success) handles the
+      // result: it says nothing about what is retried.
+      std::vector<Range> handling;
+      for (const IfInfo &i : body.ifs)
+        if (!i.exits && !i.continues) handling.push_back(i.cond);
+      for (size_t k : testedOps) {
+        bool skip = false;
+        for (Range r : localArgs) skip |= r.b < k && k < r.e;
+        for (Range r : handling) skip |= r.b <= k && k < r.e;
+        if (!skip) allLocal &= isLocalOperation(t[k].text);
+      }
       for (size_t i = lv.body.b; i < lv.body.e; ++i) {
         if (isIdent(t[i]) && std::regex_match(t[i].text, again)) eagain = true;
         if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, failover)) pick = true;
@@ -871,9 +893,15 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
         p.used_by = "each attempt goes to a newly chosen connection or node";
       }
     }
+    // A random sleep before the loop starts each caller at a phase of its own; a failure is seen
+    // at that phase and a fixed interval keeps the retry there, so callers do not retry in step.
+    if (randomWaitIn(t, {lv.fn.b, kw})) {
+      p.crowd = Crowd::OutOfStep;
+      p.crowd_why = "a random wait before the loop starts each caller at its own phase, and a schedule without randomness keeps it there";
+    }
 
     p.attempt_variable = counter;
-    p.attempts_field = "attempts"; // counted from the loop: total tries, incl. the first
+    p.attempts_field = ""; // counted from the loop, no field: "3 attempts", total tries incl. the first
     p.attempts_count_retries = false;
     p.per_try_timeout.origin = Origin::NotApplicable;
     p.overall_deadline.origin = Origin::NotApplicable;

@@ -153,7 +153,25 @@ void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &c
       p.anchor = "cpp/" + fname + "/recursion[" + std::to_string(index) + "]";
       p.where = spanOf(cx, t, c, c + 1);
       markTestCode(cx, fname, p);
-      p.attempts_field = "attempts";
+      // What the function tests is what fails: when every call its conditions test is on a local
+      // resource (mkdir, stat), the retry loads nothing remote. Advice, as for loops.
+      if (!p.advisory) {
+        static const std::set<std::string_view> accessor = {"c_str", "data", "size", "empty", "length", "get"};
+        bool any = false, allLocal = true;
+        for (size_t j = f.body.b; j + 1 < f.body.e; ++j) {
+          if (!(t.is(j, "if") || t.is(j, "while")) || !t.is(j + 1, "(")) continue;
+          for (size_t k = j + 2; k < t.close(j + 1); ++k)
+            if (isIdent(t[k]) && t.is(k + 1, "(") && t[k].text != f.name && !accessor.count(t[k].text)) {
+              any = true;
+              allLocal &= isLocalOperation(t[k].text);
+            }
+        }
+        if (any && allLocal) {
+          p.advisory = true;
+          p.used_by = "a local resource: nothing remote takes the retries";
+        }
+      }
+      p.attempts_field = ""; // no field: "2 attempts"
       p.attempts_count_retries = false;
       p.per_try_timeout.origin = Origin::NotApplicable;
       p.overall_deadline.origin = Origin::NotApplicable;

@@ -227,6 +227,24 @@ std::vector<Range> callArgs(const Tokens &t, size_t open) {
 
 bool isRandomSource(std::string_view n) { return isRandom(n); }
 
+bool randomWaitIn(const Tokens &t, Range before) {
+  auto random = [&](Range r) {
+    for (size_t k = r.b; k < r.e; ++k)
+      if (isIdent(t[k]) && isRandom(t[k].text)) return true;
+    return false;
+  };
+  for (size_t i = before.b; i + 1 < before.e; ++i) {
+    if (!isIdent(t[i]) || !t.is(i + 1, "(") || !isWaitName(t[i].text)) continue;
+    Range args{i + 2, std::min(t.close(i + 1), before.e)};
+    if (random(args)) return true;
+    for (size_t k = args.b; k < args.e; ++k) // `init_sleep = base + rand() % base; usleep(init_sleep)`
+      if (isIdent(t[k]) && !t.is(k + 1, "("))
+        for (const Write &w : writesOf(t, {before.b, i}, t[k].text))
+          if (random(w.value)) return true;
+  }
+  return false;
+}
+
 bool isWaitName(std::string_view n) {
   static const std::regex re("sleep|backoff|wait|delay|pause", std::regex::icase);
   return std::regex_search(n.begin(), n.end(), re);

@@ -57,6 +57,7 @@ enum class Crowd {
   Shown,    // the files show callers running together (a concurrent Map, a retried throttle, a trigger per event)
   NotShown, // nothing shows more than one caller at a time (a workflow whose trigger is not in the files)
   Alone,    // the files show one caller at a time (a workflow only a schedule starts)
+  OutOfStep, // many callers, each at a phase of its own: a random wait before a fixed-interval loop
 };
 
 // Why a workflow's retrier is given no crowd when nothing in the files shows one (RetryPolicy::
