@@ -21,6 +21,7 @@
 #include "lint/io/write_file.h"
 #include "lint/perf/cache.h"
 #include "lint/report/report.h"
+#include "lint/simulate/picture.h"
 #include "lint/suppress/baseline.h"
 #include "lint/suppress/changed_lines.h"
 
@@ -69,6 +70,21 @@ cl::opt<int> maxAttempts("max-attempts", cl::desc("RL203 ceiling on a request pa
                          cl::init(0), cl::cat(category));
 cl::opt<std::string> buildDir("p", cl::desc("Directory holding compile_commands.json for C++ files"),
                               cl::value_desc("build-dir"), cl::cat(category));
+// `retrylint simulate [options] [PATH ...]`: the storm each policy and declared chain makes.
+cl::OptionCategory simulateCategory("retrylint simulate options");
+bool simulating = false;
+cl::opt<std::string> simSvg("svg", cl::desc("simulate: draw the storm of the selected (else the worst) policy or chain as SVG in <file> ('-': standard output)"),
+                            cl::value_desc("file"), cl::cat(simulateCategory));
+cl::opt<int> simClients("clients", cl::desc("simulate: clients whose requests fail together at t = 0 (default 1000)"), cl::init(1000),
+                        cl::cat(simulateCategory));
+cl::opt<double> simOutage("outage", cl::desc("simulate: seconds the dependency answers every call with an error (default 10)"), cl::init(10),
+                          cl::cat(simulateCategory));
+cl::opt<unsigned long long> simSeed("seed", cl::desc("simulate: seed of the random waits (default 1)"), cl::init(1), cl::cat(simulateCategory));
+cl::opt<std::string> simPolicy("policy", cl::desc("simulate: only policies at <path:line> or whose name contains <text>"),
+                               cl::value_desc("text"), cl::cat(simulateCategory));
+cl::opt<std::string> simChain("chain", cl::desc("simulate: only declared chains whose title contains <text>"), cl::value_desc("text"),
+                              cl::cat(simulateCategory));
+
 cl::opt<unsigned> jobs("j", cl::desc("Parallel jobs (default: number of cores)"), cl::init(0), cl::Prefix, cl::cat(category));
 enum class Report { Findings, Layers };
 cl::opt<Report> report("report", cl::desc("What to report"), cl::init(Report::Findings), cl::cat(category),
@@ -156,9 +172,17 @@ namespace {
 
 int runCommandLine(int argc, char **argv) {
   if (argc > 1 && llvm::StringRef(argv[1]) == "merge") return mergeMain(argc - 1, argv + 1);
+  // `retrylint simulate …` is the same command line with the simulate options.
+  std::vector<char *> args(argv, argv + argc);
+  if (argc > 1 && llvm::StringRef(argv[1]) == "simulate") {
+    simulating = true;
+    args.erase(args.begin() + 1);
+  }
+  argc = static_cast<int>(args.size());
+  argv = args.data();
   if (auto &registered = cl::getRegisteredOptions(); registered.count("color")) registered["color"]->removeArgument();
   colorMode.setArgStr("color");
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &simulateCategory});
   cl::SetVersionPrinter(printVersion);
   std::string parseErrors;
   llvm::raw_string_ostream errStream(parseErrors);
@@ -226,7 +250,17 @@ int runCommandLine(int argc, char **argv) {
   RunOptions options;
   options.paths.assign(paths.begin(), paths.end());
   options.jobs = jobs;
-  options.keep_models = report == Report::Layers;
+  options.keep_models = report == Report::Layers || simulating;
+  if (!simulating)
+    for (const cl::Option *o : std::initializer_list<const cl::Option *>{&simSvg, &simClients, &simOutage, &simSeed, &simPolicy, &simChain})
+      if (o->getNumOccurrences()) return usageError("--" + o->ArgStr.str() + " goes with `retrylint simulate`");
+  if (simulating) {
+    if (fix || report == Report::Layers || (format != Format::Text && format != Format::Json))
+      return usageError("retrylint simulate writes text or --format json, and takes no --fix or --report");
+    if (simClients < 1 || simClients > 1000000) return usageError("--clients must be between 1 and 1000000");
+    if (!(simOutage >= 0 && simOutage <= 86400)) return usageError("--outage must be between 0 and 86400 seconds");
+    if (!simPolicy.empty() && !simChain.empty()) return usageError("--policy and --chain select one kind each: give one of them");
+  }
   if (statistics && (format == Format::Sarif || format == Format::Github || report == Report::Layers))
     return usageError("--statistics is written as text or --format json");
   if (report == Report::Layers && (format == Format::Sarif || format == Format::Github))
@@ -407,6 +441,19 @@ int runCommandLine(int argc, char **argv) {
     }
   };
 
+  if (simulating) {
+    SimulateRequest req;
+    req.svg = simSvg;
+    req.policy = simPolicy;
+    req.chain = simChain;
+    req.storm.clients = simClients;
+    req.storm.outage_s = simOutage;
+    req.storm.seed = simSeed;
+    req.json = format == Format::Json;
+    RunResult simulated = run(options);
+    int code = simulateCommand(simulated, req, llvm::outs(), llvm::errs());
+    return std::max(code, stdoutWritten());
+  }
   RunResult result = run(options);
   narrow(result);
   if (!fix && (format == Format::Json || format == Format::Sarif)) dropFixesThatFail(result.findings, options);
