@@ -103,7 +103,6 @@ int simulateCommand(const RunResult &result, const SimulateRequest &req, llvm::r
     t.jittered = simulateStorm(jittered, req.storm);
     if (!worst || t.configured.amplification > worst->configured.amplification) worst = &t;
   }
-  // The full-jitter series keeps only the peak of its picture; the text says both totals.
   if (req.json) {
     llvm::json::OStream j(out, 2);
     j.object([&] {
