@@ -854,7 +854,6 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     // queue, a syscall that said EAGAIN, a local subprocess, libuv, an allocation) loads nothing
     // remote; an attempt on a newly chosen connection or node is failover. Both are advice.
     if (!p.advisory) {
-
       static const std::regex again("^E(AGAIN|WOULDBLOCK|INTR|OVERCROWDED)$");
       static const std::regex failover("^_?(fetch|pick|choose|select_?(node|server|host)|next_?(node|host|server|endpoint)|"
                                        "ExtractOrCreate|get_?node|_get_node|acquire_?conn)",

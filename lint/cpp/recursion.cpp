@@ -160,7 +160,7 @@ void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &c
         bool any = false, allLocal = true;
         for (size_t j = f.body.b; j + 1 < f.body.e; ++j) {
           if (!(t.is(j, "if") || t.is(j, "while")) || !t.is(j + 1, "(")) continue;
-          for (size_t k = j + 2; k < t.close(j + 1); ++k)
+          for (size_t k = j + 2, e = t.close(j + 1); k < e; ++k)
             if (isIdent(t[k]) && t.is(k + 1, "(") && t[k].text != f.name && !accessor.count(t[k].text)) {
               any = true;
               allLocal &= isLocalOperation(t[k].text);
