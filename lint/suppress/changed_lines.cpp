@@ -1,10 +1,11 @@
 #include "lint/suppress/changed_lines.h"
 
+#include "lint/io/git.h"
+
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
-#include <llvm/Support/Program.h>
 
 #include <tuple>
 
@@ -125,50 +126,26 @@ ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDi
 
 std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string &error) {
   // A revision is never an option: `--diff --output=FILE` must not reach git as one.
-  if (rev.empty() || rev[0] == '-') {
+  if (!io::plausibleRevision(rev)) {
     error = "--diff '" + rev + "': a git revision cannot start with '-'";
     return std::nullopt;
   }
-  auto git = llvm::sys::findProgramByName("git");
-  if (!git) {
-    error = "--diff needs git on PATH";
+  std::string top = io::gitTopLevel(error);
+  if (top.empty()) {
+    error = "--diff: " + error;
     return std::nullopt;
   }
-  llvm::SmallString<128> outFile, errFile;
-  llvm::sys::fs::createTemporaryFile("retrylint-diff", "txt", outFile);
-  llvm::sys::fs::createTemporaryFile("retrylint-diff", "err", errFile);
-  auto run = [&](std::vector<llvm::StringRef> args) {
-    llvm::Optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), outFile.str(), errFile.str()};
-    return llvm::sys::ExecuteAndWait(*git, args, llvm::None, redirects);
-  };
-  auto slurp = [](llvm::StringRef f) {
-    auto b = llvm::MemoryBuffer::getFile(f);
-    return b ? (*b)->getBuffer().str() : std::string();
-  };
-  std::optional<ChangedLines> result;
-  if (run({"git", "rev-parse", "--show-toplevel"}) != 0) {
-    error = "--diff: not inside a git repository: " + slurp(errFile);
-  } else {
-    std::string top = slurp(outFile);
-    while (!top.empty() && (top.back() == '\n' || top.back() == '\r')) top.pop_back();
-    // What the branch changed: against the merge base with REV (`git diff REV...`), so commits
-    // made on REV since the branch left it are not blamed on the branch. Without a HEAD or a
-    // common ancestor, against REV itself.
-    std::string base = rev;
-    if (run({"git", "-c", "core.fsmonitor=false", "merge-base", rev, "HEAD"}) == 0) {
-      base = slurp(outFile);
-      while (!base.empty() && (base.back() == '\n' || base.back() == '\r')) base.pop_back();
-      if (base.empty()) base = rev;
-    }
-    if (run({"git", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", "diff", "--no-ext-diff", "--no-textconv",
-             "--no-color", "--unified=0", base, "--"}) != 0)
-      error = "--diff " + rev + ": git diff failed: " + slurp(errFile);
-    else
-      result = parseUnifiedDiff(slurp(outFile), top);
+  std::string base = io::comparisonBase(rev, error);
+  if (base.empty()) {
+    error = "--diff " + error;
+    return std::nullopt;
   }
-  llvm::sys::fs::remove(outFile);
-  llvm::sys::fs::remove(errFile);
-  return result;
+  io::GitRun d = io::runGit({"diff", "--no-ext-diff", "--no-textconv", "--no-color", "--unified=0", base, "--"});
+  if (d.status != 0) {
+    error = "--diff " + rev + ": git diff failed: " + d.err;
+    return std::nullopt;
+  }
+  return parseUnifiedDiff(d.out, top);
 }
 
 bool touchedBy(const ChangedLines &changed, const Finding &f) {
