@@ -629,9 +629,14 @@ RunResult run(const RunOptions &options) {
       return c && isExcluded(*c, path);
     };
   }
-  std::vector<Candidate> files =
-      options.text_input ? std::vector<Candidate>{Candidate{options.text_input->path, true}}
-                         : discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors, excluded, options.jobs);
+  std::vector<Candidate> files;
+  if (options.text_input) files = {Candidate{options.text_input->path, true}};
+  else if (options.files) {
+    for (const Candidate &c : *options.files)
+      if (!excluded || !excluded(c.path)) files.push_back(c);
+  } else {
+    files = discover(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, result.errors, excluded, options.jobs);
+  }
   if (options.shards > 1)
     files.erase(std::remove_if(files.begin(), files.end(),
                                [&](const Candidate &c) { return !inShard(c.path, options.shard, options.shards); }),

@@ -33,6 +33,9 @@ struct RunOptions {
     std::string path, text;
   };
   std::optional<TextInput> text_input;
+  // The files to analyse, as if found by walking (`retrylint review`: the files a change touched);
+  // `paths` is then ignored, and the configs' `exclude` still applies.
+  std::optional<std::vector<Candidate>> files;
   // The nearest .retrylint.yaml to each file (monorepos); null with --config, which names the one
   // config for every file.
   std::shared_ptr<ConfigResolver> nested;

@@ -216,4 +216,10 @@ std::string extractionInputsBesides(const std::string &path, std::string_view te
   return stepFunctionsInputsBesides(path);
 }
 
+std::vector<std::string> extractionInputNamesBesides(const std::string &path) {
+  std::vector<std::string> names = grpcConfigInputNamesBesides(path);
+  for (std::string &n : stepFunctionsInputNamesBesides(path)) names.push_back(std::move(n));
+  return names;
+}
+
 } // namespace retrylint

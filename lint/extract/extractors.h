@@ -55,6 +55,11 @@ void extractGrpcServiceConfig(const yaml::Node &doc, ExtractContext &cx);
 std::string extractionInputsBesides(const std::string &path, std::string_view text);
 std::string grpcConfigInputsBesides(const std::string &path);     // lint/extract/grpc_service_config.cpp
 std::string stepFunctionsInputsBesides(const std::string &path);  // lint/extract/step_functions.cpp
+// The names (relative to the file's directory) of those other files, for a file at `path`: what
+// `retrylint review` writes beside the base's version of the file so both sides read alike.
+std::vector<std::string> extractionInputNamesBesides(const std::string &path);
+std::vector<std::string> grpcConfigInputNamesBesides(const std::string &path);
+std::vector<std::string> stepFunctionsInputNamesBesides(const std::string &path);
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);

@@ -76,11 +76,13 @@ std::string readSibling(llvm::StringRef path, llvm::StringRef name, bool *found)
   return io::readSibling(path.str(), name.str(), kMaxBuildFileBytes, found);
 }
 
+const char *const kBuildFileNames[] = {"BUILD.bazel", "BUILD"};
+
 // The BUILD file of the directory `path` is in (BUILD.bazel, else BUILD), with its name; only
 // for files named like a GAPIC service config, so other JSON costs no extra read.
 std::pair<std::string, std::string> buildFileOf(llvm::StringRef path) {
   if (!namedLikeGapicConfig(path)) return {};
-  for (const char *name : {"BUILD.bazel", "BUILD"}) {
+  for (const char *name : kBuildFileNames) {
     bool found = false;
     std::string text = readSibling(path, name, &found);
     if (found) return {name, std::move(text)};
@@ -513,7 +515,7 @@ void extractFor(const yaml::Node &doc, ExtractContext &cx, const Consumer &who) 
 bool hasBuildFile(llvm::StringRef path) {
   llvm::SmallString<256> dir(path);
   llvm::sys::path::remove_filename(dir);
-  for (const char *name : {"BUILD.bazel", "BUILD"}) {
+  for (const char *name : kBuildFileNames) {
     llvm::SmallString<256> p(dir);
     llvm::sys::path::append(p, name);
     struct stat st;
@@ -553,6 +555,11 @@ void extractGrpcServiceConfig(const yaml::Node &doc, ExtractContext &cx) { extra
 std::string grpcConfigInputsBesides(const std::string &path) {
   auto [name, text] = buildFileOf(path);
   return name.empty() ? std::string() : name + '\0' + text;
+}
+
+std::vector<std::string> grpcConfigInputNamesBesides(const std::string &path) {
+  if (!namedLikeGapicConfig(path)) return {};
+  return {std::begin(kBuildFileNames), std::end(kBuildFileNames)};
 }
 
 const Extractor &grpcServiceConfigExtractor() {

@@ -1266,6 +1266,12 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+std::vector<std::string> stepFunctionsInputNamesBesides(const std::string &path) {
+  llvm::StringRef p(path);
+  if (!p.endswith(".json") && !p.endswith(".yaml") && !p.endswith(".yml")) return {};
+  return {std::begin(kTemplateNames), std::end(kTemplateNames)};
+}
+
 std::string stepFunctionsInputsBesides(const std::string &path) {
   llvm::StringRef p(path);
   if (!p.endswith(".json") && !p.endswith(".yaml") && !p.endswith(".yml")) return {};

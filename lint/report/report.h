@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "lint/engine.h"
@@ -41,6 +42,8 @@ void writeSummary(llvm::raw_ostream &out, const RunResult &result, const std::ve
 void writeStatistics(llvm::raw_ostream &out, const RunResult &result, bool json);
 // Warnings, then errors, in the same compiler style (`path:line:col: error: message`), for standard error.
 void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color);
+// One finding as the JSON report writes it (rule, name, severity, position, message, fixes).
+void writeFindingJson(llvm::json::OStream &j, const Finding &f);
 // JSON output, version 1 (docs/interface.md).
 void writeJson(llvm::raw_ostream &out, const RunResult &result);
 // SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.

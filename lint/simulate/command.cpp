@@ -37,18 +37,7 @@ std::vector<Target> targetsOf(const RunResult &result, const SimulateRequest &re
       t.kind = "chain";
       t.title = c.title();
       t.place = ".retrylint.yaml:" + std::to_string(c.line);
-      auto figures = analyseChain(c);
-      for (size_t i = 0; i < c.layers.size(); ++i) {
-        const RetryPolicy *p = i < figures.size() ? figures[i].worst : nullptr;
-        StormLayer l;
-        if (p) l = stormLayerOf(*p, c.layers[i].name);
-        else {
-          l.name = c.layers[i].name;
-          l.attempts = 1; // no retry policy: one call per call
-        }
-        if (t.blocker.empty() && !stormBlocker(l).empty()) t.blocker = c.layers[i].name + ": " + stormBlocker(l);
-        t.layers.push_back(std::move(l));
-      }
+      t.layers = stormLayersOf(c, t.blocker);
       out.push_back(std::move(t));
     }
   if (any || !req.policy.empty())
@@ -70,10 +59,6 @@ std::vector<Target> targetsOf(const RunResult &result, const SimulateRequest &re
   return out;
 }
 
-std::string jitterLabel(const StormLayer &l) {
-  return "with full jitter and a " + formatDuration(*withFullJitterAndCap(l).backoff.cap.value) + " cap";
-}
-
 void resultJson(llvm::json::OStream &j, const StormResult &r) {
   j.attribute("calls", r.calls);
   j.attribute("amplification", r.amplification);
@@ -84,6 +69,33 @@ void resultJson(llvm::json::OStream &j, const StormResult &r) {
 }
 
 } // namespace
+
+std::vector<StormLayer> stormLayersOf(const Chain &c, std::string &blocker) {
+  std::vector<StormLayer> layers;
+  auto figures = analyseChain(c);
+  for (size_t i = 0; i < c.layers.size(); ++i) {
+    const RetryPolicy *p = i < figures.size() ? figures[i].worst : nullptr;
+    StormLayer l;
+    if (p) l = stormLayerOf(*p, c.layers[i].name);
+    else {
+      l.name = c.layers[i].name;
+      l.attempts = 1; // no retry policy: one call per call
+    }
+    if (std::string why = stormBlocker(l); blocker.empty() && !why.empty()) blocker = c.layers[i].name + ": " + why;
+    layers.push_back(std::move(l));
+  }
+  return layers;
+}
+
+StormResult simulateWithFullJitter(const std::vector<StormLayer> &layers, const StormOptions &o) {
+  std::vector<StormLayer> jittered;
+  for (const StormLayer &l : layers) jittered.push_back(l.attempts == 1 ? l : withFullJitterAndCap(l));
+  return simulateStorm(jittered, o);
+}
+
+std::string fullJitterLabel(const StormLayer &l) {
+  return "with full jitter and a " + formatDuration(*withFullJitterAndCap(l).backoff.cap.value) + " cap";
+}
 
 int simulateCommand(const RunResult &result, const SimulateRequest &req, llvm::raw_ostream &out, llvm::raw_ostream &err) {
   std::vector<Target> targets = targetsOf(result, req);
@@ -98,9 +110,7 @@ int simulateCommand(const RunResult &result, const SimulateRequest &req, llvm::r
   for (Target &t : targets) {
     if (!t.blocker.empty()) continue;
     t.configured = simulateStorm(t.layers, req.storm);
-    std::vector<StormLayer> jittered;
-    for (const StormLayer &l : t.layers) jittered.push_back(l.attempts == 1 ? l : withFullJitterAndCap(l));
-    t.jittered = simulateStorm(jittered, req.storm);
+    t.jittered = simulateWithFullJitter(t.layers, req.storm);
     if (!worst || t.configured.amplification > worst->configured.amplification) worst = &t;
   }
   if (req.json) {
@@ -142,7 +152,7 @@ int simulateCommand(const RunResult &result, const SimulateRequest &req, llvm::r
             << formatDuration(Duration::s(r.last_call_s)) << "; " << r.gave_up << " requests fail\n";
       };
       line("as configured", t.configured);
-      line(jitterLabel(t.layers.back()).c_str(), t.jittered);
+      line(fullJitterLabel(t.layers.back()).c_str(), t.jittered);
     }
   }
   int code = 0;
@@ -156,7 +166,7 @@ int simulateCommand(const RunResult &result, const SimulateRequest &req, llvm::r
     pic.clients = req.storm.clients;
     pic.outage_s = req.storm.outage_s;
     pic.series.push_back({"as configured", "configured", "#c0392b", worst->configured});
-    pic.series.push_back({jitterLabel(worst->layers.back()), "full-jitter", "#2471a3", worst->jittered});
+    pic.series.push_back({fullJitterLabel(worst->layers.back()), "full-jitter", "#2471a3", worst->jittered});
     std::string error;
     if (!writeOutputFile(req.svg, [&](llvm::raw_ostream &os) { writeStormSvg(os, pic); }, error)) {
       err << "retrylint simulate: cannot write " << req.svg << ": " << error << "\n";

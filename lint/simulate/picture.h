@@ -27,6 +27,15 @@ struct StormPicture {
 
 void writeStormSvg(llvm::raw_ostream &os, const StormPicture &p);
 
+// The layers a declared chain makes, outermost first: each layer's policy with the most attempts,
+// and one call per call where a layer has none. `blocker` says why the chain cannot be simulated
+// ("layer: the wait between attempts is not known"), or stays "".
+std::vector<StormLayer> stormLayersOf(const Chain &c, std::string &blocker);
+// The same layers with full jitter and a cap (withFullJitterAndCap), simulated.
+StormResult simulateWithFullJitter(const std::vector<StormLayer> &layers, const StormOptions &o);
+// "with full jitter and a 20 s cap": the legend of that run, for the bottom layer `l`.
+std::string fullJitterLabel(const StormLayer &l);
+
 struct SimulateRequest {
   std::string svg;     // "" = no picture
   std::string policy;  // select policies: "path:line" or words of the component; "" = all
