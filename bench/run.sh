@@ -16,7 +16,7 @@ SPECTRAL_RUNS=${SPECTRAL_RUNS:-$RUNS}
 SIZES=${SIZES:-"1000 10000 100000"}
 SPECTRAL_SIZES=${SPECTRAL_SIZES:-"1000 10000"}   # Spectral on 100k files takes too long to repeat
 CPP_N=${CPP_N:-400}
-PARTS=${PARTS:-"configs precommit cpp"}            # run a subset: PARTS=cpp bench/run.sh
+PARTS=${PARTS:-"configs precommit cpp review"}     # run a subset: PARTS=cpp bench/run.sh
 CPP_RUNS=${CPP_RUNS:-$RUNS}
 CPP_ALT_RUNS=${CPP_ALT_RUNS:-$CPP_RUNS}                 # clang-tidy / clang++ on the whole tree take minutes a run
 BUILD_DIR=${BUILD_DIR:-$ROOT/build-bench}
@@ -69,6 +69,7 @@ ratio() { awk -v a="${WALL[$1]}" -v b="${WALL[$2]}" 'BEGIN { printf "%.1fx", (a 
 bytesOf() { find "$1" -type f -print0 | du -cb --files0-from=- | tail -1 | cut -f1; }
 
 : >"$WORK/rows.md"
+: >"$WORK/review-rows.md"
 echo "load before: $(uptime)" >&2
 
 # ---- configs -----------------------------------------------------------------------------------
@@ -136,6 +137,36 @@ measure "C++ retry TUs: clang++-14 -fsyntax-only -j1" "${#rtus[@]}" "$rbytes" "$
 cmp -s "$WORK/cj1.json" "$WORK/cj2.json" && echo "C++: -j1 and -j2 output identical" >&2 || echo "C++: OUTPUT DIFFERS between -j1 and -j2" >&2
 fi
 
+# ---- review and simulate -----------------------------------------------------------------------
+# Milliseconds of wall time (the median of RUNS runs; `date +%s%N`, finer than GNU time's 10 ms),
+# each command's own figure and its cost over the plain lint of the same files.
+msOf() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N); echo $(((e - s) / 1000000)); }
+medianMs() { local runs=$1; shift; for _ in $(seq "$runs"); do msOf "$@"; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+if [[ " $PARTS " == *" review "* ]]; then
+# simulate: 1,000 clients x 5 attempts x 3 layers (a declared chain of three gRPC clients, 125 calls a request).
+sdir=$WORK/simulate-chain
+rm -rf "$sdir"; mkdir -p "$sdir"/{edge,mid,db}
+for l in edge mid db; do
+  printf '{"methodConfig": [{"name": [{"service": "%s.Api"}], "timeout": "30s", "retryPolicy": {"maxAttempts": 5, "initialBackoff": "0.1s", "maxBackoff": "2s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}\n' "$l" >"$sdir/$l/grpc_service_config.json"
+done
+printf 'layers:\n  - {name: edge, paths: ["edge/**"]}\n  - {name: mid, paths: ["mid/**"]}\n  - {name: db, paths: ["db/**"]}\n' >"$sdir/.retrylint.yaml"
+(cd "$sdir" && git init -q . && git add -A && git -c user.email=b@example.com -c user.name=bench commit -qm base)
+lintMs=$(cd "$sdir" && medianMs "$RUNS" "$RL" --no-cache --report layers .)
+simMs=$(cd "$sdir" && medianMs "$RUNS" "$RL" simulate --no-cache --chain "edge > mid > db" --clients 1000 --svg /dev/null .)
+echo "| simulate: 1,000 clients x 5 attempts x 3 layers | $RUNS | $simMs ms | lint of the same files: $lintMs ms | simulation: $((simMs - lintMs)) ms |" >>"$WORK/review-rows.md"
+# review: the 1,000-file config corpus as a repository, a change to 3 of its retry configs.
+first=$WORK/configs-$(echo $SIZES | awk '{print $1}')
+[ -d "$first" ] || node "$ROOT/bench/gen.js" configs "$(echo $SIZES | awk '{print $1}')" "$first"
+rdir=$WORK/review-repo
+rm -rf "$rdir"; cp -r "$first" "$rdir"
+(cd "$rdir" && git init -q . && git add -A && git -c user.email=b@example.com -c user.name=bench commit -qm base)
+mapfile -t touched < <(cd "$rdir" && grep -rlE '"maxAttempts": *[0-9]|attempts: *[0-9]' --include='*.yaml' --include='*.json' . | sort | head -3)
+for f in "${touched[@]}"; do (cd "$rdir" && sed -i -E 's/("maxAttempts": *|attempts: *)[0-9]+/\19/' "$f"); done
+lintMs=$(cd "$rdir" && medianMs "$RUNS" "$RL" --no-cache "${touched[@]}")
+reviewMs=$(cd "$rdir" && medianMs "$RUNS" "$RL" review --no-cache --base HEAD)
+echo "| review: 3 changed files in a 1,000-file repository | $RUNS | $reviewMs ms | lint of the 3 files: $lintMs ms | beyond the lint: $((reviewMs - lintMs)) ms |" >>"$WORK/review-rows.md"
+fi
+
 # ---- report ------------------------------------------------------------------------------------
 {
   echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); load after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -156,5 +187,11 @@ fi
     echo "- C++: clang-tidy / retrylint -j1 = $(ratio "C++ $CPP_N TUs: clang-tidy-14 (1 check) -j1" "C++ $CPP_N TUs: retrylint -j1")"
     echo "- C++: retrylint -j1 / -j2 = $(ratio "C++ $CPP_N TUs: retrylint -j1" "C++ $CPP_N TUs: retrylint -j2")"
     echo "- C++ retry TUs: retrylint / clang++ -fsyntax-only = $(ratio "C++ retry TUs: retrylint -j1" "C++ retry TUs: clang++-14 -fsyntax-only -j1")"
+  fi
+  if [ -s "$WORK/review-rows.md" ]; then
+    echo
+    echo "| review and simulate | runs | wall (median) | the lint alone | the difference |"
+    echo "|---|---|---|---|---|"
+    cat "$WORK/review-rows.md"
   fi
 } | tee "$WORK/results.md"

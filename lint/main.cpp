@@ -21,6 +21,7 @@
 #include "lint/io/write_file.h"
 #include "lint/perf/cache.h"
 #include "lint/report/report.h"
+#include "lint/review/review.h"
 #include "lint/simulate/picture.h"
 #include "lint/suppress/baseline.h"
 #include "lint/suppress/changed_lines.h"
@@ -32,7 +33,7 @@ namespace {
 
 cl::OptionCategory category("retrylint options");
 
-enum class Format { Text, Json, Sarif, Github };
+enum class Format { Text, Json, Sarif, Github, Markdown };
 
 cl::list<std::string> paths(cl::Positional, cl::desc("[PATH ...] ('-': standard input)"), cl::cat(category));
 cl::opt<std::string> stdinFilename("stdin-filename", cl::desc("The name standard input ('-') is analysed and reported as: it decides recognition (.yaml, .json, .cpp …), config overrides and suppressions (default: stdin.yaml)"),
@@ -41,7 +42,8 @@ cl::opt<Format> format("format", cl::desc("Output format"), cl::init(Format::Tex
                        cl::values(clEnumValN(Format::Text, "text", "path:line:col: severity: message [RULE name] (default)"),
                                   clEnumValN(Format::Json, "json", "JSON report, version 1"),
                                   clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0 (GitHub code scanning)"),
-                                  clEnumValN(Format::Github, "github", "GitHub Actions annotations")));
+                                  clEnumValN(Format::Github, "github", "GitHub Actions annotations"),
+                                  clEnumValN(Format::Markdown, "markdown", "retrylint review: a pull-request comment (its default)")));
 cl::opt<std::string> configFile("config", cl::desc("The one project config for every file (default: for each file, the nearest .retrylint.yaml in its directory or above)"),
                                 cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> baselineFile("baseline", cl::desc("Do not report the findings recorded in <file>"),
@@ -73,13 +75,19 @@ cl::opt<std::string> buildDir("p", cl::desc("Directory holding compile_commands.
 // `retrylint simulate [options] [PATH ...]`: the storm each policy and declared chain makes.
 cl::OptionCategory simulateCategory("retrylint simulate options");
 bool simulating = false;
-cl::opt<std::string> simSvg("svg", cl::desc("simulate: draw the storm of the selected (else the worst) policy or chain as SVG in <file> ('-': standard output)"),
+
+// `retrylint review --base REV [options] [PATH ...]`: what the change does to the retry posture.
+cl::OptionCategory reviewCategory("retrylint review options");
+bool reviewing = false;
+cl::opt<std::string> reviewBase("base", cl::desc("review: the git revision to compare with (its merge base with HEAD)"), cl::value_desc("rev"),
+                                cl::cat(reviewCategory));
+cl::opt<std::string> simSvg("svg", cl::desc("simulate, review: draw the storm of the selected (else the worst; review: the worst touched) policy or chain as SVG in <file> ('-': standard output)"),
                             cl::value_desc("file"), cl::cat(simulateCategory));
-cl::opt<int> simClients("clients", cl::desc("simulate: clients whose requests fail together at t = 0 (default 1000)"), cl::init(1000),
+cl::opt<int> simClients("clients", cl::desc("simulate, review: clients whose requests fail together at t = 0 (default 1000)"), cl::init(1000),
                         cl::cat(simulateCategory));
-cl::opt<double> simOutage("outage", cl::desc("simulate: seconds the dependency answers every call with an error (default 10)"), cl::init(10),
+cl::opt<double> simOutage("outage", cl::desc("simulate, review: seconds the dependency answers every call with an error (default 10)"), cl::init(10),
                           cl::cat(simulateCategory));
-cl::opt<unsigned long long> simSeed("seed", cl::desc("simulate: seed of the random waits (default 1)"), cl::init(1), cl::cat(simulateCategory));
+cl::opt<unsigned long long> simSeed("seed", cl::desc("simulate, review: seed of the random waits (default 1)"), cl::init(1), cl::cat(simulateCategory));
 cl::opt<std::string> simPolicy("policy", cl::desc("simulate: only policies at <path:line> or whose name contains <text>"),
                                cl::value_desc("text"), cl::cat(simulateCategory));
 cl::opt<std::string> simChain("chain", cl::desc("simulate: only declared chains whose title contains <text>"), cl::value_desc("text"),
@@ -177,12 +185,15 @@ int runCommandLine(int argc, char **argv) {
   if (argc > 1 && llvm::StringRef(argv[1]) == "simulate") {
     simulating = true;
     args.erase(args.begin() + 1);
+  } else if (argc > 1 && llvm::StringRef(argv[1]) == "review") {
+    reviewing = true;
+    args.erase(args.begin() + 1);
   }
   argc = static_cast<int>(args.size());
   argv = args.data();
   if (auto &registered = cl::getRegisteredOptions(); registered.count("color")) registered["color"]->removeArgument();
   colorMode.setArgStr("color");
-  cl::HideUnrelatedOptions({&category, &simulateCategory});
+  cl::HideUnrelatedOptions({&category, &simulateCategory, &reviewCategory});
   cl::SetVersionPrinter(printVersion);
   std::string parseErrors;
   llvm::raw_string_ostream errStream(parseErrors);
@@ -250,15 +261,31 @@ int runCommandLine(int argc, char **argv) {
   RunOptions options;
   options.paths.assign(paths.begin(), paths.end());
   options.jobs = jobs;
-  options.keep_models = report == Report::Layers || simulating;
-  if (!simulating)
+  options.keep_models = report == Report::Layers || simulating || reviewing;
+  if (!simulating && !reviewing)
     for (const cl::Option *o : std::initializer_list<const cl::Option *>{&simSvg, &simClients, &simOutage, &simSeed, &simPolicy, &simChain})
       if (o->getNumOccurrences()) return usageError("--" + o->ArgStr.str() + " goes with `retrylint simulate`");
+  if (reviewing) {
+    for (const cl::Option *o : std::initializer_list<const cl::Option *>{&simPolicy, &simChain})
+      if (o->getNumOccurrences()) return usageError("--" + o->ArgStr.str() + " goes with `retrylint simulate`; review pictures the worst touched policy or chain");
+    if (reviewBase.empty()) return usageError("retrylint review needs --base REV: the revision the change is compared with (origin/main, a commit)");
+    if (fix || report == Report::Layers || !diffRev.empty() || !baselineFile.empty() || !writeBaselineFile.empty())
+      return usageError("retrylint review takes no --fix, --report, --diff or baselines: it compares the working tree with --base");
+    if (format != Format::Text && format != Format::Markdown && format != Format::Json)
+      return usageError("retrylint review writes --format markdown (the default) or json");
+    if (std::find(paths.begin(), paths.end(), "-") != paths.end()) return usageError("retrylint review reads the repository, not standard input");
+  } else if (reviewBase.getNumOccurrences()) {
+    return usageError("--base goes with `retrylint review`");
+  } else if (format == Format::Markdown) {
+    return usageError("--format markdown is the report of `retrylint review`");
+  }
+  if (simulating || reviewing) {
+    if (simClients < 1 || simClients > 1000000) return usageError("--clients must be between 1 and 1000000");
+    if (!(simOutage >= 0 && simOutage <= 86400)) return usageError("--outage must be between 0 and 86400 seconds");
+  }
   if (simulating) {
     if (fix || report == Report::Layers || (format != Format::Text && format != Format::Json))
       return usageError("retrylint simulate writes text or --format json, and takes no --fix or --report");
-    if (simClients < 1 || simClients > 1000000) return usageError("--clients must be between 1 and 1000000");
-    if (!(simOutage >= 0 && simOutage <= 86400)) return usageError("--outage must be between 0 and 86400 seconds");
     if (!simPolicy.empty() && !simChain.empty()) return usageError("--policy and --chain select one kind each: give one of them");
   }
   if (statistics && (format == Format::Sarif || format == Format::Github || report == Report::Layers))
@@ -441,6 +468,20 @@ int runCommandLine(int argc, char **argv) {
     }
   };
 
+  if (reviewing) {
+    ReviewRequest req;
+    req.base = reviewBase;
+    req.json = format == Format::Json;
+    req.svg = simSvg;
+    req.output = outputFile;
+    req.config_given = !configFile.empty();
+    req.storm.clients = simClients;
+    req.storm.outage_s = simOutage;
+    req.storm.seed = simSeed;
+    req.fail_on = *failSeverity;
+    int code = reviewCommand(options, req, llvm::outs(), llvm::errs());
+    return std::max(code, stdoutWritten());
+  }
   if (simulating) {
     SimulateRequest req;
     req.svg = simSvg;
