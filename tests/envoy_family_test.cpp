@@ -126,6 +126,32 @@ spec:
   EXPECT_EQ(m.policies[1].retry_on.back().text, "503");
 }
 
+TEST(EnvoyGateway, ARetryBudgetInTheCircuitBreakerIsABudget) {
+  // envoyproxy/gateway api/v1alpha1/circuitbreaker_types.go: circuitBreaker.retryBudget becomes
+  // the cluster's Envoy retry_budget. Without it another policy may still set one: unknown.
+  FileModel m = extract("btp.yaml", R"(apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: budgeted}
+spec:
+  retry: {numRetries: 4}
+  circuitBreaker:
+    retryBudget:
+      percent: {numerator: 20}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: plain}
+spec:
+  retry: {numRetries: 4}
+  circuitBreaker: {maxParallelRetries: 10}
+)");
+  ASSERT_EQ(m.policies.size(), 2u);
+  EXPECT_EQ(m.policies[0].budget.origin, Origin::Written);
+  EXPECT_TRUE(m.policies[0].budget.value);
+  EXPECT_EQ(m.policies[0].budget.where.line, 7); // the retryBudget key
+  EXPECT_EQ(m.policies[1].budget.origin, Origin::Unknown);
+}
+
 TEST(GatewayApi, AttemptsCountRetriesAndUnsetIsUnknown) {
   FileModel m = extract("r.yaml", R"(apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute

@@ -1,5 +1,6 @@
 // Envoy Gateway BackendTrafficPolicy: spec.retry (numRetries, retryOn.triggers/httpStatusCodes,
-// perRetry.timeout, perRetry.backOff) and spec.timeout.http.requestTimeout.
+// perRetry.timeout, perRetry.backOff), spec.timeout.http.requestTimeout and
+// spec.circuitBreaker.retryBudget.
 //
 // Field facts: envoyproxy/gateway api/v1alpha1/retry_types.go (comments and kubebuilder defaults),
 // site/content/en/latest/user/traffic/retry.md ("NumRetries ... Defaults to 2"). The policy becomes
@@ -66,7 +67,14 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   p.attempts_count_retries = true;
   p.per_try_field = "perRetry.timeout";
   p.deadline_name = "route timeout (Envoy's default)";
-  p.budget.origin = Origin::Unknown;  // not expressible in this resource
+  // circuitBreaker.retryBudget (envoyproxy/gateway api/v1alpha1/circuitbreaker_types.go RetryBudget:
+  // percent of active requests, minRetryConcurrency default 3) becomes the cluster's Envoy
+  // retry_budget. Without it the budget is not known from this file alone: another policy may
+  // set the circuit breaker of the same backend.
+  p.budget.origin = Origin::Unknown;
+  p.budget_field = "circuitBreaker.retryBudget";
+  if (auto cb = get(*spec, "circuitBreaker"); cb && cb->IsMap())
+    if (auto rb = get(*cb, "retryBudget"); rb && rb->IsMap()) p.budget = written(true, cx.keySpan(*cb, "retryBudget"));
   // No requestTimeout: Envoy Gateway leaves the route's timeout unset unless the HTTPRoute sets
   // timeouts.request (envoyproxy/gateway internal/xds/translator/route.go
   // getEffectiveRequestTimeout), so Envoy's default of 15 s applies.
