@@ -9,7 +9,24 @@
 
 #include <sys/wait.h>
 
+#include <gtest/gtest.h>
+
 namespace retrylint::testing {
+
+inline std::string slurp(const std::filesystem::path &p);
+
+// Compares `actual` with the golden file tests/golden/NAME. With RETRYLINT_UPDATE_GOLDEN=1 in the
+// environment it writes `actual` there instead, for a change that means to alter the output:
+// review the diff before committing it.
+inline void expectGolden(const std::string &actual, const std::string &name) {
+  const std::filesystem::path golden = std::filesystem::path(RETRYLINT_SOURCE_DIR) / "tests/golden" / name;
+  if (const char *update = std::getenv("RETRYLINT_UPDATE_GOLDEN"); update && std::string(update) == "1") {
+    std::ofstream(golden, std::ios::binary) << actual;
+    return;
+  }
+  EXPECT_EQ(actual, slurp(golden)) << "tests/golden/" << name
+                                   << " differs; if the change is meant, rerun with RETRYLINT_UPDATE_GOLDEN=1 and review the diff";
+}
 
 struct CliRun {
   int exit_code = -1;

@@ -62,6 +62,25 @@ TEST_P(Fixture, ReportsExactlyTheExpectedFindings) {
   for (const auto &[line, rule] : missing) ADD_FAILURE() << path << ":" << line << ": expected " << rule << ", not reported";
   for (const auto &[line, rule] : unexpected)
     ADD_FAILURE() << path << ":" << line << ": unexpected " << rule << ": " << messages[{line, rule}];
+  // Pinned expectations: a finding of that rule on that line with the column and message asked.
+  for (const Pin &pin : want.pins) {
+    std::string seen;
+    bool found = false;
+    for (const Finding &f : got.findings) {
+      if (f.where.line != pin.line || f.rule != pin.rule) continue;
+      if ((pin.column == 0 || static_cast<int>(f.where.column) == pin.column) &&
+          f.message.find(pin.message) != std::string::npos)
+        found = true;
+      seen += "\n  column " + std::to_string(f.where.column) + ": " + f.message;
+    }
+    for (const Diagnostic &d : got.errors) {
+      if (d.line != pin.line || pin.rule != "error") continue;
+      if ((pin.column == 0 || static_cast<int>(d.column) == pin.column) && d.message.find(pin.message) != std::string::npos) found = true;
+      seen += "\n  column " + std::to_string(d.column) + ": " + d.message;
+    }
+    EXPECT_TRUE(found) << path << ":" << pin.line << ": expected " << pin.rule << (pin.column ? " at column " + std::to_string(pin.column) : "")
+                       << (pin.message.empty() ? "" : " saying \"" + pin.message + "\"") << "; reported:" << seen;
+  }
   for (const auto &[line, rule] : want.forbidden)
     EXPECT_EQ(actual.count({line, rule}), 0u) << path << ":" << line << ": marked `ok: " << rule << "` but reported";
   EXPECT_FALSE(want.expected.empty() && want.forbidden.empty())
@@ -89,3 +108,20 @@ TEST(FixtureCoverage, EveryRuleFiresAndStaysQuietSomewhere) {
 }
 
 } // namespace
+
+// The expectation syntax itself: codes up to the prose, pinned columns and messages.
+TEST(FixtureExpectations, CodesColumnsAndMessagesUpToTheProse) {
+  Expectations e = parseExpectations("f.yaml", "a: 1  # expect: RL203:17 \"6 attempts\" RL101  ok: RL103 (why)\n"
+                                               "b: 2  # expect: RL102 (a \"quoted\" aside)\n");
+  EXPECT_EQ(e.expected, (std::multiset<std::pair<int, std::string>>{{1, "RL203"}, {1, "RL101"}, {2, "RL102"}}));
+  EXPECT_EQ(e.forbidden, (std::set<std::pair<int, std::string>>{{1, "RL103"}}));
+  ASSERT_EQ(e.pins.size(), 1u);
+  EXPECT_EQ(e.pins[0].line, 1);
+  EXPECT_EQ(e.pins[0].rule, "RL203");
+  EXPECT_EQ(e.pins[0].column, 17);
+  EXPECT_EQ(e.pins[0].message, "6 attempts");
+  // An unclosed quote is prose, not a pin.
+  Expectations open = parseExpectations("g.yaml", "x: 1  # expect: RL101 \",\n");
+  EXPECT_EQ(open.expected.size(), 1u);
+  EXPECT_TRUE(open.pins.empty());
+}

@@ -229,7 +229,7 @@ TEST(LayersReport, TextMatchesTheGolden) {
     std::string d = "fixtures/layers/" + std::string(dir);
     CliRun r = runRetrylint("--report layers --config " + d + "/.retrylint.yaml " + d);
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    EXPECT_EQ(r.out, slurp(std::string(RETRYLINT_SOURCE_DIR) + "/tests/golden/layers_" + dir + ".txt")) << r.out;
+    expectGolden(r.out, std::string("layers_") + dir + ".txt");
   }
 }
 

@@ -125,7 +125,7 @@ TEST(Review, GoldenMarkdownReport) {
   std::string commit = runShellIn(repo.dir(), "git rev-parse --short=12 HEAD").out;
   commit.pop_back();
   std::string got = replaced(r.out, commit, "BASECOMMIT");
-  EXPECT_EQ(got, slurp(fs::path(RETRYLINT_SOURCE_DIR) / "tests/golden/review.md")) << got;
+  expectGolden(got, "review.md");
 }
 
 TEST(Review, FixingTheChainIsBetterAndTheFindingsItFixedAreCounted) {
