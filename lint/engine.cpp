@@ -656,9 +656,9 @@ RunResult run(const RunOptions &options) {
     std::string text;
     if (options.text_input) text = options.text_input->text;
     else if (!readInput(c, options.extract, text, r.errors, &r.warnings)) return;
-    // C++ results also depend on headers and compile flags, which the key does not see.
+    // Some results depend on more than the key sees (C++: headers and compile flags).
     std::string key;
-    if (cache && !options.text_input && !cppExtractor().recogniseText(SourceFile(c.path, "")) && !layerScope(options, c.path)) {
+    if (cache && !options.text_input && mayCacheResultOf(c.path) && !layerScope(options, c.path)) {
       key = ResultCache::key(c.path, c.named, text, options);
       bool bad = false;
       if (auto hit = cache->load(key, c.path, text, &bad)) {

@@ -505,9 +505,18 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
 } // namespace
 } // namespace cpp
 
+namespace {
 const Extractor &cppExtractor() {
-  static const Extractor e{cpp::kFormat, nullptr, nullptr, {}, cpp::recogniseText, cpp::extractText};
+  static const Extractor e{
+      .format = cpp::kFormat,
+      .recogniseText = cpp::recogniseText,
+      .extractText = cpp::extractText,
+      .priority = 160,
+      .cacheable = false,
+  };
   return e;
 }
+const ExtractorRegistration registered(&cppExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -309,9 +309,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+namespace {
 const Extractor &argoExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"argoproj.io/"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"argoproj.io/"},
+      .priority = 80,
+      .prefilter_words = {"argoproj.io"},
+      .retry_keys = {"retryStrategy"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&argoExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -224,9 +224,17 @@ void setStandardBackoff(RetryPolicy &p, const Span &where) {
 }
 } // namespace aws
 
+namespace {
 const Extractor &awsSharedConfigExtractor() {
-  static const Extractor e{kFormat, nullptr, nullptr, {}, recogniseText, extractText};
+  static const Extractor e{
+      .format = kFormat,
+      .recogniseText = recogniseText,
+      .extractText = extractText,
+      .priority = 140,
+  };
   return e;
 }
+const ExtractorRegistration registered(&awsSharedConfigExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -435,9 +435,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+namespace {
 const Extractor &daprExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"dapr.io/"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"dapr.io/"},
+      .priority = 70,
+      .prefilter_words = {"dapr.io", "retries"},
+      .retry_keys = {"retries", "retry"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&daprExtractor);
+} // namespace
 
 } // namespace retrylint

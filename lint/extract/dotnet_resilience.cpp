@@ -237,9 +237,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) { walk(cx, doc, "", cx.s
 
 } // namespace
 
+namespace {
 const Extractor &dotnetResilienceExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"MaxRetryAttempts"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"MaxRetryAttempts"},
+      .priority = 130,
+      .prefilter_words = {"retry"},
+      .retry_keys = {"Retry"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&dotnetResilienceExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -443,9 +443,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+namespace {
 const Extractor &envoyExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"static_resources", "virtual_hosts", "virtualHosts", "retry_policy"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"static_resources", "virtual_hosts", "virtualHosts", "retry_policy"},
+      .priority = 30,
+      .prefilter_words = {"staticresources", "virtualhosts", "routeconfiguration"},
+      .retry_keys = {"retry_policy", "retryPolicy"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&envoyExtractor);
+} // namespace
 
 } // namespace retrylint

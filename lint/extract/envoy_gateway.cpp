@@ -197,9 +197,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+namespace {
 const Extractor &envoyGatewayExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"gateway.envoyproxy.io"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"gateway.envoyproxy.io"},
+      .priority = 40,
+      .prefilter_words = {"gateway.envoyproxy.io"},
+      .retry_keys = {"retry"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&envoyGatewayExtractor);
+} // namespace
 
 } // namespace retrylint

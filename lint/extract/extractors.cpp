@@ -4,17 +4,30 @@
 #include <bitset>
 #include <cstdint>
 #include <map>
+#include <tuple>
 
 #include <llvm/ADT/StringExtras.h>
 
 namespace retrylint {
 
+namespace {
+std::vector<const Extractor &(*)()> &registered() {
+  static std::vector<const Extractor &(*)()> all; // filled before main, by each dialect's file
+  return all;
+}
+} // namespace
+
+ExtractorRegistration::ExtractorRegistration(const Extractor &(*describe)()) { registered().push_back(describe); }
+
 const std::vector<Extractor> &extractors() {
-  static const std::vector<Extractor> all = {
-      istioExtractor(),         grpcServiceConfigExtractor(), envoyExtractor(),          envoyGatewayExtractor(),
-      gatewayApiExtractor(),    linkerdExtractor(),           daprExtractor(),           argoExtractor(),
-      otelCollectorExtractor(), kongExtractor(),              resilience4jExtractor(),   springGatewayExtractor(),
-      dotnetResilienceExtractor(), awsSharedConfigExtractor(), stepFunctionsExtractor(), cppExtractor()};
+  static const std::vector<Extractor> all = [] {
+    std::vector<Extractor> v;
+    for (auto describe : registered()) v.push_back(describe());
+    std::sort(v.begin(), v.end(), [](const Extractor &a, const Extractor &b) {
+      return std::tie(a.priority, a.format) < std::tie(b.priority, b.format);
+    });
+    return v;
+  }();
   return all;
 }
 
@@ -56,6 +69,11 @@ const Extractor *textExtractorFor(const SourceFile &src) {
   return nullptr;
 }
 
+bool mayCacheResultOf(const std::string &path) {
+  const Extractor *ex = textExtractorFor(SourceFile(path, ""));
+  return !ex || ex->cacheable;
+}
+
 bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx, std::vector<bool> *recognised) {
   bool any = false;
   for (const auto &doc : docs) {
@@ -67,29 +85,6 @@ bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx, s
 }
 
 namespace {
-// Words one of which every document a YAML/JSON dialect recognises must contain, compared after
-// folding case and dropping '-' and '_' (so camelCase, snake_case, kebab-case and Spring's
-// relaxed names all match). Derived from each extractor's `recognise`: keep them in step.
-const std::map<std::string_view, std::vector<std::string_view>> &requiredWords() {
-  static const std::map<std::string_view, std::vector<std::string_view>> words = {
-      {"istio-virtualservice", {"networking.istio.io"}},
-      {"grpc-service-config", {"methodconfig", "retrythrottling"}},
-      {"envoy-route", {"staticresources", "virtualhosts", "routeconfiguration"}},
-      {"envoy-gateway-backendtrafficpolicy", {"gateway.envoyproxy.io"}},
-      {"gateway-api-route", {"gateway.networking.k8s.io"}},
-      {"linkerd-serviceprofile", {"linkerd.io", "retrybudget", "isretryable", "condition"}},
-      {"dapr-resiliency", {"dapr.io", "retries"}},
-      {"argo-workflows", {"argoproj.io"}},
-      {"otel-collector", {"exporters", "retryonfailure"}},
-      {"kong", {"formatversion", "konghq.com", "services"}},
-      {"resilience4j", {"resilience4j"}},
-      {"spring-cloud-gateway", {"gateway"}},
-      {"dotnet-resilience", {"retry"}},
-      {"aws-step-functions", {"startat", "statemachine", "stepfunctions"}},
-  };
-  return words;
-}
-
 unsigned char foldByte(char c) { return static_cast<unsigned char>(llvm::toLower(c)); }
 bool isDropped(char c) { return c == '-' || c == '_'; }
 
@@ -125,12 +120,11 @@ const WordIndex &wordIndex() {
     WordIndex ix;
     for (const auto &ex : extractors()) {
       if (!ex.recognise) continue;
-      auto it = requiredWords().find(ex.format);
-      if (it == requiredWords().end()) {
+      if (ex.prefilter_words.empty()) {
         ix.always = true;
         continue;
       }
-      for (std::string_view w : it->second) {
+      for (std::string_view w : ex.prefilter_words) {
         if (w.size() < 4) {
           ix.short_.push_back(w);
           continue;
@@ -146,8 +140,6 @@ const WordIndex &wordIndex() {
   return index;
 }
 } // namespace
-
-bool hasPrefilterWords(const Extractor &ex) { return requiredWords().count(ex.format) > 0; }
 
 bool mayHoldYamlRetryConfig(std::string_view text) {
   // An escape in a quoted scalar could spell a key we look for: let the parser decide.
@@ -174,35 +166,11 @@ bool mayHoldYamlRetryConfig(std::string_view text) {
   return false;
 }
 
-const std::vector<std::string_view> &retryKeysOf(std::string_view format) {
-  // Substrings of the keys each extractor reads its retry settings from (camelCase and
-  // snake_case spellings where the dialect has both).
-  static const std::map<std::string_view, std::vector<std::string_view>> keys = {
-      {"istio-virtualservice", {"retries"}},
-      {"grpc-service-config", {"retryPolicy", "hedgingPolicy", "retryThrottling"}},
-      {"envoy-route", {"retry_policy", "retryPolicy"}},
-      {"envoy-gateway-backendtrafficpolicy", {"retry"}},
-      {"gateway-api-route", {"retry"}},
-      {"linkerd-serviceprofile", {"isRetryable", "retryBudget", "retries"}},
-      {"dapr-resiliency", {"retries", "retry"}},
-      {"argo-workflows", {"retryStrategy"}},
-      {"otel-collector", {"retry_on_failure"}},
-      {"kong", {"retries"}},
-      {"resilience4j", {"retry"}},
-      {"spring-cloud-gateway", {"Retry", "retries"}},
-      {"dotnet-resilience", {"Retry"}},
-      {"aws-step-functions", {"Retry"}},
-  };
-  static const std::vector<std::string_view> none;
-  auto it = keys.find(format);
-  return it == keys.end() ? none : it->second;
-}
-
 bool looksLikeRetryConfig(std::string_view text, bool withRetryKey) {
   auto mentions = [&](std::string_view word) { return text.find(word) != std::string_view::npos; };
   for (const auto &ex : extractors()) {
     if (!std::any_of(ex.markers.begin(), ex.markers.end(), mentions)) continue;
-    const auto &keys = retryKeysOf(ex.format);
+    const auto &keys = ex.retry_keys;
     if (!withRetryKey || keys.empty() || std::any_of(keys.begin(), keys.end(), mentions)) return true;
   }
   return false;

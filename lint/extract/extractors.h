@@ -9,39 +9,42 @@
 
 namespace retrylint {
 
-// A dialect reader. YAML/JSON dialects set `recognise` and `extract` and are handed parsed
-// documents; dialects with their own syntax (INI, .properties, C++) set `recogniseText` and
-// `extractText` and are handed the raw file. A text dialect that claims a file gets it alone.
+// A dialect: everything the engine knows of it, in the one file that reads it
+// (lint/extract/<dialect>.cpp, lint/cpp/driver.cpp), registered there with
+// `const ExtractorRegistration registered(descriptor);` so that adding a dialect is adding a file.
+// YAML/JSON dialects set `recognise` and `extract` and are handed parsed documents; dialects with
+// their own syntax (INI, .properties, C++) set `recogniseText` and `extractText` and are handed the
+// raw file. A text dialect that claims a file gets it alone.
 struct Extractor {
-  std::string_view format;                                     // "istio-virtualservice"
+  std::string_view format = {};                                // "istio-virtualservice"
   bool (*recognise)(const yaml::Node &doc) = nullptr;          // by content, never by file name
   void (*extract)(const yaml::Node &doc, ExtractContext &cx) = nullptr;
   // Words whose presence in an unparsable file says it was meant to be this dialect, so a
   // syntax error there is reported rather than the file skipped as someone else's.
-  std::vector<std::string_view> markers;
+  std::vector<std::string_view> markers = {};
   bool (*recogniseText)(const SourceFile &src) = nullptr;
   void (*extractText)(const SourceFile &src, ExtractContext &cx) = nullptr;
+  // Where it is asked, lowest first: the first dialect that recognises a document gets it.
+  int priority = 0;
+  // The pre-filter: words one of which every document `recognise` accepts contains, compared
+  // after folding case and dropping '-' and '_' (camelCase, snake_case, kebab-case and Spring's
+  // relaxed names all match). Written lower case without '-' or '_'.
+  std::vector<std::string_view> prefilter_words = {};
+  // Substrings of the keys that hold its retry settings, as written (case matters; camelCase and
+  // snake_case where the dialect has both); empty: its markers alone count.
+  std::vector<std::string_view> retry_keys = {};
+  // Whether a file's result depends on its text (and extractionInputsBesides) alone, so the
+  // result cache may keep it. C++ depends on headers and the compile database: not cached.
+  bool cacheable = true;
 };
 
-const std::vector<Extractor> &extractors();
+// Registers a dialect's descriptor (a function returning it, so registration order does not matter).
+struct ExtractorRegistration {
+  explicit ExtractorRegistration(const Extractor &(*describe)());
+};
 
-// One extractor per dialect (lint/extract/<dialect>.cpp).
-const Extractor &istioExtractor();
-const Extractor &grpcServiceConfigExtractor();
-const Extractor &daprExtractor();
-const Extractor &argoExtractor();
-const Extractor &otelCollectorExtractor();
-const Extractor &kongExtractor();
-const Extractor &envoyExtractor();
-const Extractor &envoyGatewayExtractor();
-const Extractor &gatewayApiExtractor();
-const Extractor &linkerdExtractor();
-const Extractor &resilience4jExtractor();
-const Extractor &springGatewayExtractor();
-const Extractor &dotnetResilienceExtractor();
-const Extractor &awsSharedConfigExtractor();
-const Extractor &stepFunctionsExtractor();
-const Extractor &cppExtractor(); // lint/cpp/driver.cpp
+// Every registered dialect, by priority.
+const std::vector<Extractor> &extractors();
 
 // The gRPC service-config reader on its own, for configs embedded in other files (C++ string
 // literals passed to grpc::ChannelArguments::SetServiceConfigJSON).
@@ -63,6 +66,9 @@ std::vector<std::string> stepFunctionsInputNamesBesides(const std::string &path)
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);
+// Whether the result of the file at `path` may be kept in the result cache: not when the text
+// dialect that claims files of that name is not `cacheable`.
+bool mayCacheResultOf(const std::string &path);
 
 // Feed every document (and every item of a Kubernetes `kind: List`) to the extractor that
 // recognises it. Returns whether any document was recognised; `recognised`, when given, gets
@@ -70,16 +76,12 @@ const Extractor *textExtractorFor(const SourceFile &src);
 bool extractDocuments(const std::vector<yaml::Node> &docs, ExtractContext &cx, std::vector<bool> *recognised = nullptr);
 
 // Whether the raw text mentions any dialect's markers (used for files that do not parse); with
-// `withRetryKey`, only a dialect whose retry keys (retryKeysOf) the text mentions too counts.
+// `withRetryKey`, only a dialect whose retry keys (Extractor::retry_keys) the text mentions too counts.
 bool looksLikeRetryConfig(std::string_view text, bool withRetryKey = false);
-// The keys that hold a dialect's retry settings, as written (case matters); empty when unknown,
-// and then its markers alone count.
-const std::vector<std::string_view> &retryKeysOf(std::string_view format);
 
 // The pre-filter: false only when no YAML/JSON dialect could recognise any document of `text`
 // (each declares words one of which its documents must contain), so the parser can be skipped.
 // The engine also parses files that mention a dialect's markers, so their syntax errors show.
 bool mayHoldYamlRetryConfig(std::string_view text);
-bool hasPrefilterWords(const Extractor &ex); // for the test that every dialect declares them
 
 } // namespace retrylint

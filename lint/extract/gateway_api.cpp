@@ -174,9 +174,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+namespace {
 const Extractor &gatewayApiExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"gateway.networking.k8s.io"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"gateway.networking.k8s.io"},
+      .priority = 50,
+      .prefilter_words = {"gateway.networking.k8s.io"},
+      .retry_keys = {"retry"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&gatewayApiExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -562,9 +562,20 @@ std::vector<std::string> grpcConfigInputNamesBesides(const std::string &path) {
   return {std::begin(kBuildFileNames), std::end(kBuildFileNames)};
 }
 
+namespace {
 const Extractor &grpcServiceConfigExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"methodConfig", "retryThrottling"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"methodConfig", "retryThrottling"},
+      .priority = 20,
+      .prefilter_words = {"methodconfig", "retrythrottling"},
+      .retry_keys = {"retryPolicy", "hedgingPolicy", "retryThrottling"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&grpcServiceConfigExtractor);
+} // namespace
 
 } // namespace retrylint

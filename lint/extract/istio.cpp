@@ -275,9 +275,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+namespace {
 const Extractor &istioExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"networking.istio.io"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"networking.istio.io"},
+      .priority = 10,
+      .prefilter_words = {"networking.istio.io"},
+      .retry_keys = {"retries"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&istioExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -156,9 +156,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+namespace {
 const Extractor &kongExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"_format_version", "konghq.com/"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"_format_version", "konghq.com/"},
+      .priority = 100,
+      .prefilter_words = {"formatversion", "konghq.com", "services"},
+      .retry_keys = {"retries"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&kongExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -181,9 +181,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+namespace {
 const Extractor &linkerdExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"linkerd.io/v1alpha2", "isRetryable", "retryBudget"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"linkerd.io/v1alpha2", "isRetryable", "retryBudget"},
+      .priority = 60,
+      .prefilter_words = {"linkerd.io", "retrybudget", "isretryable", "condition"},
+      .retry_keys = {"isRetryable", "retryBudget", "retries"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&linkerdExtractor);
+} // namespace
 
 } // namespace retrylint

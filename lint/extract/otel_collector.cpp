@@ -195,9 +195,20 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 
 } // namespace
 
+namespace {
 const Extractor &otelCollectorExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"retry_on_failure"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"retry_on_failure"},
+      .priority = 90,
+      .prefilter_words = {"exporters", "retryonfailure"},
+      .retry_keys = {"retry_on_failure"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&otelCollectorExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -582,9 +582,22 @@ bool hasResilience4jRetry(const SpringNode &root) { return at(root, "resilience4
 
 void resilience4jFromTree(const SpringNode &root, ExtractContext &cx) { Resilience4j(root, cx).run(); }
 
+namespace {
 const Extractor &resilience4jExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"resilience4j"}, recogniseText, extractSpringProperties};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"resilience4j"},
+      .recogniseText = recogniseText,
+      .extractText = extractSpringProperties,
+      .priority = 110,
+      .prefilter_words = {"resilience4j"},
+      .retry_keys = {"retry"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&resilience4jExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -552,9 +552,22 @@ bool hasGatewayRetry(const SpringNode &root) { return at(root, "spring.cloud.gat
 
 void springGatewayFromTree(const SpringNode &root, ExtractContext &cx) { Gateway(root, cx).run(); }
 
+namespace {
 const Extractor &springGatewayExtractor() {
-  static const Extractor e{kFormat, recognise, extract, {"- Retry", "name: Retry"}, recogniseText, extractSpringProperties};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"- Retry", "name: Retry"},
+      .recogniseText = recogniseText,
+      .extractText = extractSpringProperties,
+      .priority = 120,
+      .prefilter_words = {"gateway"},
+      .retry_keys = {"Retry", "retries"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&springGatewayExtractor);
+} // namespace
 
 } // namespace retrylint

@@ -1284,10 +1284,20 @@ std::string stepFunctionsInputsBesides(const std::string &path) {
   return out;
 }
 
+namespace {
 const Extractor &stepFunctionsExtractor() {
-  static const Extractor e{kFormat, recognise, extract,
-                           {"\"StartAt\"", "StartAt:", "AWS::StepFunctions::StateMachine", "AWS::Serverless::StateMachine", "stateMachines"}};
+  static const Extractor e{
+      .format = kFormat,
+      .recognise = recognise,
+      .extract = extract,
+      .markers = {"\"StartAt\"", "StartAt:", "AWS::StepFunctions::StateMachine", "AWS::Serverless::StateMachine", "stateMachines"},
+      .priority = 150,
+      .prefilter_words = {"startat", "statemachine", "stepfunctions"},
+      .retry_keys = {"Retry"},
+  };
   return e;
 }
+const ExtractorRegistration registered(&stepFunctionsExtractor);
+} // namespace
 
 } // namespace retrylint
