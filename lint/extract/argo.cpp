@@ -224,11 +224,7 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
 }
 
 bool recognise(const yaml::Node &doc) {
-  auto api = get(doc, "apiVersion");
-  auto kind = get(doc, "kind");
-  if (!api || !kind || !api->IsScalar() || !kind->IsScalar() || api->Scalar().rfind("argoproj.io/", 0) != 0) return false;
-  const std::string &k = kind->Scalar();
-  return k == "Workflow" || k == "WorkflowTemplate" || k == "ClusterWorkflowTemplate" || k == "CronWorkflow";
+  return isKubernetesObject(doc, "argoproj.io", {"Workflow", "WorkflowTemplate", "ClusterWorkflowTemplate", "CronWorkflow"});
 }
 
 void extract(const yaml::Node &doc, ExtractContext &cx) {

@@ -47,12 +47,6 @@ constexpr const char *kExpMaxIntervalSource =
 // (dapr/dapr pkg/resiliency/resiliency.go decodePolicies, isBuiltInPolicy).
 constexpr int kBuiltInMinRetries = 3;
 
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 // "429,500-599" → [lo, hi] pairs with the token's span; malformed tokens become problems.
 struct CodeRange {
@@ -65,15 +59,9 @@ std::vector<CodeRange> parseCodes(ExtractContext &cx, const yaml::Node &node, st
                                   const std::string &anchor) {
   std::vector<CodeRange> out;
   std::string value = requireString(cx, node, field);
-  size_t pos = 0;
-  while (pos <= value.size()) {
-    size_t comma = value.find(',', pos);
-    if (comma == std::string::npos) comma = value.size();
-    std::string raw = value.substr(pos, comma - pos);
-    std::string tok = trim(raw);
-    size_t lead = raw.find_first_not_of(" \t");
-    Span where = cx.tokenSpan(node, pos + (lead == std::string::npos ? 0 : lead), std::max<size_t>(tok.size(), 1));
-    pos = comma + 1;
+  for (const ListEntry &entry : commaList(value)) {
+    const std::string &tok = entry.text;
+    Span where = entrySpan(cx, node, entry);
     if (tok.empty()) continue;
     int lo = -1, hi = -1;
     char tail = 0;
@@ -378,10 +366,7 @@ std::map<std::string, std::vector<std::string>> retryUsers(const yaml::Node &spe
 }
 
 bool isResiliency(const yaml::Node &doc) {
-  auto api = get(doc, "apiVersion");
-  auto kind = get(doc, "kind");
-  return api && kind && api->IsScalar() && kind->IsScalar() && api->Scalar().rfind("dapr.io/", 0) == 0 &&
-         kind->Scalar() == "Resiliency";
+  return isKubernetesObject(doc, "dapr.io", {"Resiliency"});
 }
 
 // A Resiliency spec without its header, as the Dapr docs show them: no apiVersion/kind,

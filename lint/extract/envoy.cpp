@@ -10,6 +10,8 @@
 #include <cctype>
 #include <map>
 
+#include <llvm/ADT/StringRef.h>
+
 #include "lint/extract/envoy_common.h"
 #include "lint/extract/extractors.h"
 #include "lint/model/status_codes.h"
@@ -186,7 +188,7 @@ bool buildPolicy(ExtractContext &cx, const yaml::Node &rp, Span rpKey, const Rou
   auto retryOn = field(rp, "retry_on");
   p.per_try_field = get(rp, "retryOn") ? "perTryTimeout" : "per_try_timeout";
 
-  if (!retryOn || isNull(retryOn->node) || (retryOn->node.IsScalar() && trimSpaces(retryOn->node.Scalar()).empty())) {
+  if (!retryOn || isNull(retryOn->node) || (retryOn->node.IsScalar() && llvm::StringRef(retryOn->node.Scalar()).trim().empty())) {
     cx.problem(retryOn ? cx.span(retryOn->node) : rpKey,
                "retry_policy has no retry_on: Envoy creates no retry state without a condition, so this policy never retries "
                "(unless clients send x-envoy-retry-on)",
@@ -210,15 +212,9 @@ bool buildPolicy(ExtractContext &cx, const yaml::Node &rp, Span rpKey, const Rou
   const yaml::Node &on = retryOn->node;
   std::string value = requireString(cx, on, retryOn->key);
   bool statusCodesOn = false;
-  size_t pos = 0;
-  while (pos <= value.size()) {
-    size_t comma = value.find(',', pos);
-    if (comma == std::string::npos) comma = value.size();
-    std::string raw = value.substr(pos, comma - pos);
-    std::string tok = trimSpaces(raw);
-    size_t lead = raw.find_first_not_of(" \t");
-    Span where = cx.tokenSpan(on, pos + (lead == std::string::npos ? 0 : lead), std::max<size_t>(tok.size(), 1));
-    pos = comma + 1;
+  for (const ListEntry &entry : commaList(value, " \t\n\v\f\r")) {
+    const std::string &tok = entry.text;
+    Span where = entrySpan(cx, on, entry);
     if (tok.empty()) continue;
     const EnvoyRetryOn *t = findEnvoyRetryOn(tok);
     if (!t) {

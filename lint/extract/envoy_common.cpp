@@ -68,20 +68,6 @@ Condition envoyCondition(const EnvoyRetryOn &t, Origin origin, Span where) {
   return c;
 }
 
-Condition httpStatusCondition(int code, Origin origin, Span where) {
-  Condition c;
-  c.kind = Condition::Kind::HttpStatus;
-  c.text = std::to_string(code);
-  c.http_lo = c.http_hi = code;
-  c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
-  if (c.may_have_been_processed)
-    c.why_processed = code == 408 ? "408 means the request timed out and may have been processed"
-                                  : c.text + " can be returned after the request was processed";
-  c.origin = origin;
-  c.where = std::move(where);
-  return c;
-}
-
 void setEnvoyBackoff(RetryPolicy &p, Span blockWhere, std::optional<Duration> base, Span baseWhere,
                      std::optional<Duration> max, Span maxWhere) {
   Backoff &b = p.backoff;
@@ -128,11 +114,5 @@ std::vector<std::string> methodsMatching(std::string_view kind, std::string_view
   return out;
 }
 
-std::string trimSpaces(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 } // namespace retrylint

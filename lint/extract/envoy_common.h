@@ -46,8 +46,6 @@ Condition envoyCondition(const EnvoyRetryOn &t, Origin origin, Span where);
 // "per try timeouts ... are only retried if ... RETRY_ON_5XX or RETRY_ON_GATEWAY_ERROR"; reset
 // covers the upstream reset). Left unknown when no condition is known.
 void markTimedOutTryRetried(RetryPolicy &p);
-// A single HTTP status as a retry condition (Istio bare codes, retriable_status_codes, …).
-Condition httpStatusCondition(int code, Origin origin, Span where);
 
 // Envoy's jittered exponential backoff; `base`/`max` when written, the built-in values otherwise.
 void setEnvoyBackoff(RetryPolicy &p, Span blockWhere, std::optional<Duration> base, Span baseWhere,
@@ -56,7 +54,5 @@ void setEnvoyBackoff(RetryPolicy &p, Span blockWhere, std::optional<Duration> ba
 // Upper-case HTTP methods named by a method match: `exact` names one, `prefix` every known
 // method starting with it, `regex` the alternatives of a simple alternation like ^(POST|PUT)$.
 std::vector<std::string> methodsMatching(std::string_view kind, std::string_view pattern);
-
-std::string trimSpaces(std::string_view s);
 
 } // namespace retrylint

@@ -41,10 +41,7 @@ std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, co
 }
 
 bool recognise(const yaml::Node &doc) {
-  auto api = get(doc, "apiVersion");
-  auto kind = get(doc, "kind");
-  return api && kind && api->IsScalar() && kind->IsScalar() &&
-         api->Scalar().rfind("gateway.envoyproxy.io/", 0) == 0 && kind->Scalar() == "BackendTrafficPolicy";
+  return isKubernetesObject(doc, "gateway.envoyproxy.io", {"BackendTrafficPolicy"});
 }
 
 void extract(const yaml::Node &doc, ExtractContext &cx) {

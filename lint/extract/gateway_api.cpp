@@ -144,10 +144,7 @@ void extractRule(ExtractContext &cx, const yaml::Node &rule, size_t index, const
 }
 
 bool recognise(const yaml::Node &doc) {
-  auto api = get(doc, "apiVersion");
-  auto kind = get(doc, "kind");
-  return api && kind && api->IsScalar() && kind->IsScalar() && api->Scalar().rfind("gateway.networking.k8s.io/", 0) == 0 &&
-         (kind->Scalar() == "HTTPRoute" || kind->Scalar() == "GRPCRoute");
+  return isKubernetesObject(doc, "gateway.networking.k8s.io", {"HTTPRoute", "GRPCRoute"});
 }
 
 void extract(const yaml::Node &doc, ExtractContext &cx) {

@@ -26,7 +26,6 @@ constexpr const char *kIstioDefaultRetriesSource =
 constexpr const char *kIstioDefaultRetryOnSource =
     "Istio's default retryOn: connect-failure,refused-stream,unavailable,cancelled "
     "(istio/api virtual_service.proto HTTPRetry.retry_on; istio/istio retry.go)";
-std::string trim(std::string_view s) { return trimSpaces(s); }
 
 std::vector<Condition> defaultRetryOn(Span where) {
   std::vector<Condition> out;
@@ -37,22 +36,16 @@ std::vector<Condition> defaultRetryOn(Span where) {
 
 void parseRetryOn(ExtractContext &cx, const yaml::Node &node, const std::string &anchor, RetryPolicy &p) {
   std::string value = requireString(cx, node, "retries.retryOn");
-  size_t pos = 0;
-  while (pos <= value.size()) {
-    size_t comma = value.find(',', pos);
-    if (comma == std::string::npos) comma = value.size();
-    std::string raw = value.substr(pos, comma - pos);
-    std::string tok = trim(raw);
-    size_t lead = raw.find_first_not_of(" \t");
-    Span where = cx.tokenSpan(node, pos + (lead == std::string::npos ? 0 : lead), std::max<size_t>(tok.size(), 1));
-    pos = comma + 1;
+  for (const ListEntry &entry : commaList(value, " \t\n\v\f\r")) {
+    const std::string &raw = entry.raw, &tok = entry.text;
+    Span where = entrySpan(cx, node, entry);
     if (tok.empty()) {
       cx.problem(where, "retryOn has an empty entry: Istio rejects the VirtualService", anchor + "/retryOn");
       continue;
     }
     if (tok != raw) {
       // The fix removes the spaces around the entry: replace the raw entry's extent by the token.
-      Span rawSpan = cx.tokenSpan(node, pos - raw.size() - 1, raw.size());
+      Span rawSpan = cx.tokenSpan(node, entry.offset, raw.size());
       cx.problem(where, "retryOn entry '" + raw + "' has spaces: Istio's validation splits on ',' without trimming and rejects the VirtualService; write '" + tok + "'",
                  anchor + "/retryOn/" + tok, Fix{"remove the spaces around '" + tok + "'", {cx.src.replace(rawSpan, tok)}});
     }
@@ -246,10 +239,7 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
 }
 
 bool recognise(const yaml::Node &doc) {
-  auto api = get(doc, "apiVersion");
-  auto kind = get(doc, "kind");
-  return api && kind && api->IsScalar() && kind->IsScalar() &&
-         api->Scalar().rfind("networking.istio.io/", 0) == 0 && kind->Scalar() == "VirtualService";
+  return isKubernetesObject(doc, "networking.istio.io", {"VirtualService"});
 }
 
 void extract(const yaml::Node &doc, ExtractContext &cx) {

@@ -106,15 +106,14 @@ bool isDeclarative(const yaml::Node &doc) {
 }
 
 std::optional<yaml::Node> kicRetries(const yaml::Node &doc) {
-  auto api = get(doc, "apiVersion");
-  auto kind = get(doc, "kind");
-  if (!api || !kind || !api->IsScalar() || !kind->IsScalar()) return std::nullopt;
-  if (api->Scalar() == "v1" && kind->Scalar() == "Service") {
+  auto t = typeMeta(doc);
+  if (!t) return std::nullopt;
+  if (t->api_version == "v1" && t->kind == "Service") {
     auto md = get(doc, "metadata");
     auto ann = md ? get(*md, "annotations") : std::nullopt;
     return ann ? get(*ann, "konghq.com/retries") : std::nullopt;
   }
-  if (api->Scalar().rfind("configuration.konghq.com/", 0) == 0 && kind->Scalar() == "KongIngress") {
+  if (t->inGroup("configuration.konghq.com") && t->kind == "KongIngress") {
     auto proxy = get(doc, "proxy");
     return proxy ? get(*proxy, "retries") : std::nullopt;
   }

@@ -54,19 +54,6 @@ void collectMethods(ExtractContext &cx, const yaml::Node &cond, RetryPolicy &p, 
       for (const auto &c : *list) collectMethods(cx, c, p, depth + 1);
 }
 
-Condition statusRange(int lo, int hi, Origin origin, Span where, std::string text) {
-  Condition c;
-  c.kind = Condition::Kind::HttpStatus;
-  c.text = std::move(text);
-  c.http_lo = lo;
-  c.http_hi = hi;
-  for (int code = lo; code <= hi && !c.may_have_been_processed; ++code) c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
-  if (c.may_have_been_processed) c.why_processed = c.text + " responses can come after the request was processed";
-  c.origin = origin;
-  c.where = std::move(where);
-  return c;
-}
-
 void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, const std::string &spName, const std::string &spAnchor,
                   const Setting<bool> &budget) {
   requireMap(cx, route, "spec.routes[" + std::to_string(index) + "]");
@@ -115,11 +102,11 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
       int lo = mn ? static_cast<int>(requireInt(cx, *mn, "status.min", false)) : 100;
       int hi = mx ? static_cast<int>(requireInt(cx, *mx, "status.max", false)) : 599;
       Span where = mn ? cx.span(*mn) : cx.span(*status);
-      p.retry_on.push_back(statusRange(lo, hi, Origin::Written, where, "status " + std::to_string(lo) + "-" + std::to_string(hi)));
+      p.retry_on.push_back(httpStatusRange("status " + std::to_string(lo) + "-" + std::to_string(hi), lo, hi, Origin::Written, where));
       written5xx |= lo <= 500 && hi >= 599;
     }
   }
-  if (!written5xx) p.retry_on.push_back(statusRange(500, 599, Origin::Defaulted, p.where, "5xx"));
+  if (!written5xx) p.retry_on.push_back(httpStatusRange("5xx", 500, 599, Origin::Defaulted, p.where));
   cx.model.policies.push_back(std::move(p));
 }
 
@@ -135,10 +122,7 @@ bool isFragment(const yaml::Node &doc) {
 }
 
 bool recognise(const yaml::Node &doc) {
-  auto api = get(doc, "apiVersion");
-  auto kind = get(doc, "kind");
-  if (api && kind && api->IsScalar() && kind->IsScalar())
-    return api->Scalar().rfind("linkerd.io/", 0) == 0 && kind->Scalar() == "ServiceProfile";
+  if (auto t = typeMeta(doc)) return t->inGroup("linkerd.io") && t->kind == "ServiceProfile";
   return isFragment(doc);
 }
 

@@ -98,19 +98,6 @@ std::optional<int> httpStatusFromName(const std::string &name) {
   return std::nullopt;
 }
 
-Condition httpCondition(std::string text, int lo, int hi, Span where, Origin origin) {
-  Condition c;
-  c.kind = Condition::Kind::HttpStatus;
-  c.text = std::move(text);
-  c.http_lo = lo;
-  c.http_hi = hi;
-  for (int code = lo; code <= hi && !c.may_have_been_processed; ++code) c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
-  if (c.may_have_been_processed) c.why_processed = c.text + " can be returned after the upstream processed the request";
-  c.where = std::move(where);
-  c.origin = origin;
-  return c;
-}
-
 Condition exceptionCondition(const std::string &name, Span where, Origin origin) {
   Condition c;
   c.kind = Condition::Kind::Transport;
@@ -265,7 +252,7 @@ private:
         cx_.problem(s.where, "statuses entry '" + s.text + "' is not an HttpStatus name: Spring cannot bind it and the gateway does not start", anchor + "/statuses/" + s.text);
         continue;
       }
-      p.retry_on.push_back(httpCondition(s.text, *code, *code, s.where, Origin::Written));
+      p.retry_on.push_back(httpStatusRange(s.text, *code, *code, Origin::Written, s.where));
     }
   }
 
@@ -279,7 +266,7 @@ private:
                     anchor + "/series/" + s.text);
         continue;
       }
-      p.retry_on.push_back(httpCondition(s.text, info->lo, info->hi, s.where, Origin::Written));
+      p.retry_on.push_back(httpStatusRange(s.text, info->lo, info->hi, Origin::Written, s.where));
     }
   }
 
@@ -292,7 +279,7 @@ private:
   }
 
   void defaults(RetryPolicy &p, bool hasStatuses, bool hasSeries, bool hasMethods, bool hasExceptions) {
-    if (!hasSeries) p.retry_on.push_back(httpCondition("SERVER_ERROR", 500, 599, p.where, Origin::Defaulted));
+    if (!hasSeries) p.retry_on.push_back(httpStatusRange("SERVER_ERROR", 500, 599, Origin::Defaulted, p.where));
     if (!hasMethods) p.methods.push_back(defaulted(std::string("GET"), p.where, mvc_ ? kMvcMethodsSource : kMethodsSource));
     // Server MVC's third default, RetryFilterFunctions.RetryException, is its own signal for a
     // retried status, already covered by the series.

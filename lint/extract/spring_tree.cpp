@@ -190,12 +190,7 @@ SpringNode convert(const yaml::Node &v, const ExtractContext &cx, const std::str
   return n;
 }
 
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
+std::string trim(std::string_view s) { return llvm::StringRef(s).trim().str(); }
 
 std::string shown(const SpringNode &n) {
   if (n.isMap()) return "a map";
@@ -307,20 +302,11 @@ std::vector<SpringItem> listItems(const ExtractContext &cx, const SpringNode &n,
   }
   if (!n.isScalar()) return out;
   // Spring converts a comma-separated string to a list.
-  size_t pos = 0;
-  const std::string &v = n.scalar;
-  while (pos <= v.size()) {
-    size_t comma = v.find(',', pos);
-    if (comma == std::string::npos) comma = v.size();
-    std::string raw = v.substr(pos, comma - pos);
-    std::string tok = trim(raw);
-    if (!tok.empty()) {
-      size_t lead = raw.find_first_not_of(" \t");
-      Span where = n.where;
-      if (n.singleLine && n.line0 >= 0) where = cx.src.tokenSpan(n.line0, n.col0, pos + lead, tok.size());
-      out.push_back(SpringItem{tok, where, &n});
-    }
-    pos = comma + 1;
+  for (const ListEntry &entry : commaList(n.scalar, " \t\n\v\f\r")) {
+    if (entry.text.empty()) continue;
+    Span where = n.where;
+    if (n.singleLine && n.line0 >= 0) where = cx.src.tokenSpan(n.line0, n.col0, entry.offset + entry.lead, entry.text.size());
+    out.push_back(SpringItem{entry.text, where, &n});
   }
   return out;
 }

@@ -1,6 +1,8 @@
 #include "lint/extract/yaml_util.h"
+#include "lint/model/status_codes.h"
 #include "lint/yaml/templates.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -56,6 +58,65 @@ ObjectMeta objectMeta(const yaml::Node &doc) {
     if (auto n = get(*md, "namespace"); n && n->IsScalar()) m.ns = n->Scalar();
   }
   return m;
+}
+
+bool TypeMeta::inGroup(std::string_view group) const {
+  return api_version.size() > group.size() && api_version.compare(0, group.size(), group) == 0 && api_version[group.size()] == '/';
+}
+
+std::optional<TypeMeta> typeMeta(const yaml::Node &doc) {
+  auto api = get(doc, "apiVersion");
+  auto kind = get(doc, "kind");
+  if (!api || !kind || !api->IsScalar() || !kind->IsScalar()) return std::nullopt;
+  return TypeMeta{api->Scalar(), kind->Scalar()};
+}
+
+bool isKubernetesObject(const yaml::Node &doc, std::string_view group, std::initializer_list<std::string_view> kinds) {
+  auto t = typeMeta(doc);
+  return t && t->inGroup(group) && std::find(kinds.begin(), kinds.end(), t->kind) != kinds.end();
+}
+
+Condition httpStatusCondition(int code, Origin origin, Span where) {
+  Condition c = httpStatusRange(std::to_string(code), code, code, origin, std::move(where));
+  if (code == 408) c.why_processed = "408 means the request timed out and may have been processed";
+  return c;
+}
+
+Condition httpStatusRange(std::string text, int lo, int hi, Origin origin, Span where) {
+  Condition c;
+  c.kind = Condition::Kind::HttpStatus;
+  c.text = std::move(text);
+  c.http_lo = lo;
+  c.http_hi = hi;
+  for (int code = lo; code <= hi && !c.may_have_been_processed; ++code) c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
+  if (c.may_have_been_processed) c.why_processed = c.text + " can be returned after the request was processed";
+  c.origin = origin;
+  c.where = std::move(where);
+  return c;
+}
+
+std::vector<ListEntry> commaList(std::string_view value, std::string_view blanks) {
+  std::vector<ListEntry> out;
+  size_t pos = 0;
+  while (pos <= value.size()) {
+    size_t comma = value.find(',', pos);
+    if (comma == std::string_view::npos) comma = value.size();
+    ListEntry e;
+    e.raw = std::string(value.substr(pos, comma - pos));
+    e.offset = pos;
+    size_t b = e.raw.find_first_not_of(blanks);
+    size_t last = e.raw.find_last_not_of(blanks);
+    if (b != std::string::npos) e.text = e.raw.substr(b, last - b + 1);
+    size_t lead = e.raw.find_first_not_of(" \t");
+    e.lead = lead == std::string::npos ? 0 : lead;
+    out.push_back(std::move(e));
+    pos = comma + 1;
+  }
+  return out;
+}
+
+Span entrySpan(const ExtractContext &cx, const yaml::Node &scalar, const ListEntry &e) {
+  return cx.tokenSpan(scalar, e.offset + e.lead, std::max<size_t>(e.text.size(), 1));
 }
 
 bool isScalarString(const yaml::Node &n) { return n.IsScalar(); }

@@ -1,6 +1,7 @@
 // Reading the YAML/JSON document tree (lint/yaml/, YAML and JSON alike) with positions, for the extractors.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -64,6 +65,33 @@ struct ObjectMeta {
   std::string name = "(unnamed)", ns = "default";
 };
 ObjectMeta objectMeta(const yaml::Node &doc);
+// A Kubernetes object's apiVersion and kind, when both are scalars.
+struct TypeMeta {
+  std::string api_version, kind;
+  // Whether apiVersion is of the API group `group` ("networking.istio.io" for "networking.istio.io/v1").
+  bool inGroup(std::string_view group) const;
+};
+std::optional<TypeMeta> typeMeta(const yaml::Node &doc);
+// Whether `doc` is an object of one of `kinds` in the API group `group`.
+bool isKubernetesObject(const yaml::Node &doc, std::string_view group, std::initializer_list<std::string_view> kinds);
+
+// HTTP statuses as retry conditions: one code (Istio's bare codes, retriable_status_codes, …) or a
+// range written as `text` ("5xx", "SERVER_ERROR", "status 500-504"), with whether the server may
+// have processed the request first (RL403).
+Condition httpStatusCondition(int code, Origin origin, Span where);
+Condition httpStatusRange(std::string text, int lo, int hi, Origin origin, Span where);
+
+// The entries of a comma-separated scalar ("5xx, reset"), as the dialects that split on ','
+// read them: each as written, without the `blanks` around it, and where it stands in the scalar.
+struct ListEntry {
+  std::string raw;    // between the commas
+  std::string text;   // without the blanks around it
+  size_t offset = 0;  // of `raw` in the value
+  size_t lead = 0;    // of `text` in `raw`
+};
+std::vector<ListEntry> commaList(std::string_view value, std::string_view blanks = " \t");
+// The span of an entry's text in a single-line scalar (one column when the entry is empty).
+Span entrySpan(const ExtractContext &cx, const yaml::Node &scalar, const ListEntry &e);
 
 bool isScalarString(const yaml::Node &n); // a scalar, quoted or not
 bool isQuoted(const yaml::Node &n);       // a quoted scalar ("3" rather than 3)
