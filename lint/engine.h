@@ -24,7 +24,7 @@ struct RunOptions {
   unsigned jobs = 0;                   // 0 = one per core
   ExtractOptions extract;              // -p BUILD_DIR and other extractor inputs
   bool keep_models = false;            // keep every file's policies in RunResult (--report layers)
-  std::string cache_dir;                // results by content hash (lint/perf/cache.h); "" = no cache
+  std::string cache_dir;                // results by content hash (lint/cache/cache.h); "" = no cache
   std::string cache_secret;             // authenticates its entries (cacheSecret()); "" = no cache
   unsigned shard = 1, shards = 1;      // --shard K/N: analyse only this share of the inputs
   // `retrylint -`: standard input's text, analysed as if read from `path` (--stdin-filename) and

@@ -14,7 +14,7 @@
 
 #include "lint/config/config.h"
 #include "lint/engine.h"
-#include "lint/perf/cache.h"
+#include "lint/cache/cache.h"
 #include "tests/cli_support.h"
 #include "tests/fixture_support.h"
 

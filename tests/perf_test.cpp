@@ -7,7 +7,7 @@
 #include "lint/cpp/driver.h"
 #include "lint/engine.h"
 #include "lint/extract/extractors.h"
-#include "lint/perf/cache.h"
+#include "lint/cache/cache.h"
 #include "tests/cli_support.h"
 #include "tests/test_support.h"
 #include "tests/fixture_support.h"

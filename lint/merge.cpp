@@ -7,7 +7,7 @@
 
 #include "lint/io/write_file.h"
 #include "lint/discover/identity.h"
-#include "lint/perf/cache.h"
+#include "lint/merge.h"
 #include "lint/report/report.h"
 
 namespace retrylint {

@@ -1,5 +1,5 @@
-// Speed for large trees and hooks: a result cache keyed by content, flags, config and tool
-// version; deterministic sharding of the inputs; reading JSON reports back to merge shards.
+// The result cache: each file's result keyed by its content, the flags, the config and the tool
+// version, in signed entries (a cache directory is input a stranger may have written).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -59,17 +59,5 @@ private:
   mutable int rootFd_ = -1, entriesFd_ = -1;
 };
 
-// --shard K/N: whether `path` belongs to shard k (1-based) of n. A stable hash of the path, so
-// every machine agrees and adding a file moves no other file to a different shard.
-bool inShard(const std::string &path, unsigned k, unsigned n);
-// "K/N" -> (K, N); nullopt unless 1 <= K <= N.
-std::optional<std::pair<unsigned, unsigned>> parseShard(const std::string &text);
-
-// A `--format json` report read back; false (and `error`) when it is not one.
-bool readJsonReport(const std::string &text, RunResult &out, std::string &error);
-
-// `retrylint merge [--format F] [-o FILE] [--fail-on S] REPORT.json...`: one report from the
-// shards' JSON reports, with the exit code a single run would have had.
-int mergeMain(int argc, char **argv);
 
 } // namespace retrylint

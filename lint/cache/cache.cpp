@@ -1,4 +1,4 @@
-#include "lint/perf/cache.h"
+#include "lint/cache/cache.h"
 #include "lint/extract/extractors.h"
 #include "lint/io/posix.h"
 
@@ -509,19 +509,6 @@ void ResultCache::store(const std::string &key, const FileResult &r) const {
     if (!ok || ::renameat(sub, tmp.c_str(), sub, name.c_str()) != 0) ::unlinkat(sub, tmp.c_str(), 0);
   }
   ::close(sub);
-}
-
-bool inShard(const std::string &path, unsigned k, unsigned n) {
-  uint64_t h = 1469598103934665603ull; // FNV-1a, 64 bit
-  for (unsigned char c : path) h = (h ^ c) * 1099511628211ull;
-  return h % n == k - 1;
-}
-
-std::optional<std::pair<unsigned, unsigned>> parseShard(const std::string &text) {
-  auto [a, b] = llvm::StringRef(text).split('/');
-  unsigned k = 0, n = 0;
-  if (a.getAsInteger(10, k) || b.getAsInteger(10, n) || k < 1 || n < 1 || k > n) return std::nullopt;
-  return std::make_pair(k, n);
 }
 
 } // namespace retrylint
