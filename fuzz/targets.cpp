@@ -14,6 +14,7 @@
 #include "lint/suppress/suppressions.h"
 #include "lint/yaml/json_strict.h"
 #include "lint/yaml/load.h"
+#include "lint/yaml/nesting.h"
 #include <llvm/Support/JSON.h>
 #include <yaml-cpp/exceptions.h>
 #include <llvm/Support/raw_ostream.h>

@@ -112,8 +112,6 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
 bool readInput(const Candidate &c, const ExtractOptions &options, std::string &text, std::vector<Diagnostic> &errors,
                std::vector<Diagnostic> *warnings = nullptr);
 
-// An over-estimate of the nesting depth of a YAML/JSON text (block indentation + brackets).
-int nestingDepth(std::string_view text);
 
 RunResult run(const RunOptions &options);
 

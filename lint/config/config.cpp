@@ -13,7 +13,7 @@
 
 #include <sys/stat.h>
 
-#include "lint/engine.h"
+#include "lint/yaml/nesting.h"
 
 namespace retrylint {
 namespace {

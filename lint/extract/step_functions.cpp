@@ -17,7 +17,7 @@
 
 #include <yaml-cpp/exceptions.h>
 
-#include "lint/engine.h" // nestingDepth
+#include "lint/yaml/nesting.h"
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Path.h>
