@@ -5,38 +5,32 @@
 #include <atomic>
 #include <map>
 #include <set>
-#include <cerrno>
 #include <numeric>
 #include <optional>
-#include <regex>
 #include <tuple>
 
-#include <llvm/Support/Errno.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/JSON.h>
 #include <llvm/Support/Path.h>
-#include <yaml-cpp/exceptions.h>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lint/discover/discover.h"
+#include "lint/discover/read.h"
 #include "lint/extract/extractors.h"
 #include "lint/fix/apply_fixes.h"
 #include "lint/parallel.h"
-#include "lint/cache/cache.h"
 #include "lint/discover/shard.h"
 #include "lint/suppress/suppressions.h"
-#include "lint/yaml/json_strict.h"
-#include "lint/yaml/load.h"
-#include "lint/yaml/nesting.h"
+#include "lint/yaml/read_config.h"
 #include "lint/yaml/templates.h"
 
 namespace retrylint {
 
 namespace {
+
+// A file over the size limit found while walking is an error only when its start looks like one of ours.
+const std::function<bool(std::string_view)> headLooksLikeRetryConfig = [](std::string_view head) {
+  return looksLikeRetryConfig(head);
+};
 
 bool isJsonPath(const std::string &path) {
   return llvm::sys::path::extension(path).equals_insensitive(".json");
@@ -47,28 +41,6 @@ bool isJsonPath(const std::string &path) {
 bool isYamlOrJsonPath(const std::string &path) {
   llvm::StringRef ext = llvm::sys::path::extension(path);
   return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json");
-}
-
-// Index of a rule in allRules(), or -1.
-int ruleIndex(std::string_view code) {
-  const auto &rules = allRules();
-  for (size_t i = 0; i < rules.size(); ++i)
-    if (rules[i]->code == code) return static_cast<int>(i);
-  return -1;
-}
-
-void apply(const RuleSettings &settings, RuleSeverities &out) {
-  for (const auto &[code, setting] : settings) {
-    int i = ruleIndex(code);
-    if (i < 0) continue; // the config loader reports unknown codes
-    auto &slot = out[static_cast<size_t>(i)];
-    if (setting.enabled && !*setting.enabled) {
-      slot.reset();
-      continue;
-    }
-    if (setting.severity) slot = setting.severity;
-    else if (setting.enabled && !slot) slot = allRules()[static_cast<size_t>(i)]->severity;
-  }
 }
 
 // Strips a byte-order mark; refuses binary content. Returns false when there is nothing to read.
@@ -125,8 +97,7 @@ void chainPass(const RunOptions &options, std::vector<FileResult> &perFile, RunR
     for (const FileResult &r : perFile)
       if (r.layer_scope == scope && r.layer && r.model) byLayer[*r.layer].push_back(r.model.get());
     for (const LayerChain &declared : c.chains) {
-      Chain chain;
-      chain.line = declared.line;
+      std::vector<ChainLayer> layers;
       for (size_t i : declared.layers) {
         ChainLayer layer{c.layers[i].name, c.layers[i].owns_retries, {}, {}};
         for (const FileModel *m : byLayer[i]) {
@@ -137,9 +108,9 @@ void chainPass(const RunOptions &options, std::vector<FileResult> &perFile, RunR
         std::stable_sort(layer.policies.begin(), layer.policies.end(), [](const RetryPolicy *a, const RetryPolicy *b) {
           return std::tie(a->where.path, a->where.line, a->where.column) < std::tie(b->where.path, b->where.line, b->where.column);
         });
-        chain.layers.push_back(std::move(layer));
+        layers.push_back(std::move(layer));
       }
-      result.chains.push_back(std::move(chain));
+      result.chains.push_back(makeChain(std::move(layers), declared.line));
       chainSettings.push_back(options.settingsFor(c.path));
     }
   }
@@ -257,32 +228,7 @@ Settings RunOptions::settingsFor(const std::string &path) const {
 }
 
 RuleSeverities ruleSeverities(const RunOptions &options, const std::string &path) {
-  RuleSeverities out;
-  out.reserve(allRules().size());
-  for (const Rule *r : allRules()) out.push_back(r->severity);
-  // The configs it extends first, then the config itself: each its rules, then its overrides.
-  std::vector<const ProjectConfig *> levels;
-  for (const ProjectConfig *c = options.configFor(path); c; c = c->base.get()) levels.insert(levels.begin(), c);
-  for (const ProjectConfig *c : levels) {
-    apply(c->rules, out);
-    if (c->overrides.empty()) continue;
-    std::string rel = relativeTo(c->root, path);
-    for (const PathOverride &o : c->overrides)
-      for (const std::string &glob : o.paths)
-        if (!rel.empty() && globMatches(glob, rel)) {
-          apply(o.rules, out);
-          break;
-        }
-  }
-  apply(options.cli_rules, out);
-  return out;
-}
-
-std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &options, const std::string &path) {
-  RuleSeverities bySlot = ruleSeverities(options, path);
-  std::map<std::string, std::optional<Severity>> out;
-  for (size_t i = 0; i < bySlot.size(); ++i) out[std::string(allRules()[i]->code)] = bySlot[i];
-  return out;
+  return resolveRuleSeverities(options.configFor(path), options.cli_rules, path);
 }
 
 bool extractText(const std::string &path, std::string content, bool named, FileModel &model,
@@ -332,83 +278,9 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   // Every dialect's markers hold one of its pre-filter words (tests/perf_test.cpp checks), so a
   // text the pre-filter drops never looks like a retry config either.
   if (options.prefilter && !mayHoldYamlRetryConfig(text)) return false;
-  // Recursive parsers must not meet a text nested beyond --max-nesting. The fast parser stops
-  // at its own limit by itself; the estimate is needed before any other parser only.
-  bool depthEstimated = false;
-  auto tooDeep = [&] {
-    depthEstimated = true;
-    int depth = nestingDepth(text);
-    if (depth <= options.max_nesting) return false;
-    if (relevant())
-      fail(0, 0, "nested " + std::to_string(depth) + " levels deep, more than the limit of " +
-                     std::to_string(options.max_nesting) + " (--max-nesting); not analysed");
-    return true;
-  };
-  if (options.max_nesting < yaml::kFastParserMaxDepth && tooDeep()) return false;
-
-  yaml::Stream docs;
-  std::string jsonText; // a JSON text with tabs made spaces: the documents point into it
-  std::string maskedText; // a template's text with its expressions masked: likewise
-  const bool json = isJsonPath(path);
-  if (json && !yaml::certainlyStrictJson(text)) {
-    // Strict JSON first: yaml-cpp would accept things JSON parsers (and gRPC) reject.
-    if (!depthEstimated && tooDeep()) return false;
-    auto parsed = llvm::json::parse(text);
-    if (!parsed) {
-      std::string msg = llvm::toString(parsed.takeError());
-      // A Go template of a JSON file (`*.tmpl.json`) is not JSON until rendered: not an error.
-      if (!relevant() || yaml::hasTemplateMarkers(text)) return false;
-      // llvm::json reports "[3:5, byte=40]: Expected , or }"; lift the position out.
-      int line = 0, col = 0;
-      std::smatch m;
-      if (std::regex_search(msg, m, std::regex(R"(\[(\d+):(\d+), byte=\d+\]:?\s*)"))) {
-        line = std::stoi(m[1]);
-        col = std::stoi(m[2]);
-        msg = m.prefix().str() + m.suffix().str();
-      }
-      fail(line, col, "invalid JSON: " + msg);
-      return false;
-    }
-  }
-  try {
-    std::string_view yamlText = text;
-    if (json && text.find('\t') != std::string::npos) {
-      // JSON allows tabs wherever it allows spaces; YAML does not. Same length, same columns.
-      jsonText = text;
-      std::replace(jsonText.begin(), jsonText.end(), '\t', ' ');
-      yamlText = jsonText;
-    }
-    const yaml::Mode mode = json ? yaml::Mode::First : yaml::Mode::All;
-    if (!yaml::parseFast(yamlText, mode, docs)) {
-      if (!depthEstimated && tooDeep()) return false;
-      try {
-        docs = yaml::parseWithYamlCpp(yamlText, mode, options.max_nesting);
-      } catch (const yaml::AliasError &) {
-        throw;
-      } catch (const YAML::Exception &) {
-        // A template (a Helm chart): read what is literal, its expressions masked (same length,
-        // so positions stay exact); when even that is not YAML, the file is not ours to judge.
-        if (!yaml::hasTemplateMarkers(yamlText)) throw;
-        maskedText = yaml::maskTemplates(yamlText);
-        try {
-          docs = yaml::parseWithYamlCpp(maskedText, mode, options.max_nesting);
-        } catch (const yaml::AliasError &) {
-          throw;
-        } catch (const YAML::Exception &) {
-          return false;
-        }
-      }
-    }
-  } catch (const yaml::AliasError &e) {
-    if (!relevant()) return false;
-    fail(e.mark.line + 1, e.mark.column + 1, e.msg);
-    return false;
-  } catch (const YAML::Exception &e) {
-    if (!relevant()) return false;
-    if (e.mark.is_null()) fail(0, 0, "invalid YAML: " + e.msg);
-    else fail(e.mark.line + 1, e.mark.column + 1, "invalid YAML: " + e.msg);
-    return false;
-  }
+  yaml::ConfigDocuments parsed;
+  if (!yaml::readConfigDocuments(text, isJsonPath(path), options.max_nesting, relevant, fail, parsed)) return false;
+  const yaml::Stream &docs = parsed.docs;
 
   ExtractContext cx{src, model, errors, options};
   try {
@@ -423,6 +295,11 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
 }
 
 FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options) {
+  return analyseText(path, std::move(text), named, options, ruleSeverities(options, path));
+}
+
+FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options,
+                       const RuleSeverities &rules) {
   FileResult r;
   if (!prepare(path, text, named, r.errors)) return r;
   const SourceFile src(path, std::move(text));
@@ -431,7 +308,6 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
   r.without_full_types = model.without_full_types;
   r.policies = model.policies.size();
 
-  const RuleSeverities rules = ruleSeverities(options, path);
   const Settings settings = settingsFor(options, path, r, !model.policies.empty());
   for (size_t i = 0; i < allRules().size(); ++i) {
     const Rule *rule = allRules()[i];
@@ -443,17 +319,12 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
 
   std::vector<Suppression> suppressions = parseSuppressions(src);
   std::vector<Suppression> unused = applySuppressions(r.findings, suppressions);
-  static const size_t kRL902 = static_cast<size_t>(ruleIndex("RL902"));
-  if (const auto &sev = rules[kRL902]; sev && !unused.empty()) {
-    Reporter reporter(*findRule("RL902"), *sev, r.findings);
-    std::string format = model.formats.empty() ? "" : model.formats.front();
-    for (const Suppression &s : unused) {
-      std::string anchor = "suppression/" + std::to_string(s.target_line) + "/" + s.reason;
-      for (const std::string &name : s.unknown)
-        reporter.report(s.where, format, anchor + "/" + name, "suppression names '" + name + "', which is no retrylint rule (see --list-rules)");
-      bool onlyUnknownNames = s.codes.empty() && !s.unknown.empty();
-      if (!s.used && !onlyUnknownNames) reporter.report(s.where, format, anchor, "this suppression silences no finding; remove it");
-    }
+  std::string format = model.formats.empty() ? "" : model.formats.front();
+  for (size_t i = 0; i < allRules().size(); ++i) {
+    const Rule *rule = allRules()[i];
+    if (!rules[i] || !rule->checkSuppressions || unused.empty()) continue;
+    Reporter reporter(*rule, *rules[i], r.findings);
+    rule->checkSuppressions(unused, format, reporter);
   }
   dropRepeatedFindings(r.findings);
   stampFixes(r.findings, src.text());
@@ -462,117 +333,6 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
     r.model = std::make_shared<const FileModel>(std::move(model));
   }
   return r;
-}
-
-bool readInput(const Candidate &c, const ExtractOptions &limits, std::string &text, std::vector<Diagnostic> &errors,
-               std::vector<Diagnostic> *warnings) {
-  auto fail = [&](std::string msg) {
-    errors.push_back(Diagnostic{c.path, 0, 0, std::move(msg)});
-    return false;
-  };
-  // Never open what is not a regular file: a FIFO would block the run, a device never end. A
-  // file found while walking is already known regular from its directory entry; a named one is
-  // checked before it is opened.
-  if (c.named) {
-    llvm::sys::fs::file_status st;
-    if (std::error_code ec = llvm::sys::fs::status(c.path, st)) return fail("cannot read: " + ec.message());
-    if (st.type() != llvm::sys::fs::file_type::regular_file) return fail("not a regular file (a FIFO, socket or device); not read");
-  }
-  // O_NONBLOCK: should the path have become a FIFO since, opening it does not wait for a writer;
-  // O_NOFOLLOW for walked files: links met while walking are never followed. Plain POSIX calls:
-  // this runs once per file, and LLVM's close blocks and unblocks signals around each close.
-  const int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (c.named ? 0 : O_NOFOLLOW);
-  int fd = ::open(c.path.c_str(), flags);
-  if (fd < 0) {
-    if (!c.named && errno == ELOOP) return false; // swapped for a link since the walk
-    return fail("cannot read: " + llvm::sys::StrError(errno));
-  }
-  struct FdCloser {
-    int fd;
-    ~FdCloser() { ::close(fd); }
-  } closer{fd};
-  // The file read is the file checked (it may have been swapped for a FIFO since the status).
-  struct stat opened;
-  if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) return c.named ? fail("not a regular file; not read") : false;
-  const auto size = static_cast<uint64_t>(opened.st_size);
-  if (size > limits.max_file_bytes) {
-    std::string msg = std::to_string(size) + " bytes, more than the limit of " +
-                      std::to_string(limits.max_file_bytes) + " (--max-file-size); not analysed";
-    if (c.named) return fail(msg);
-    // Found while walking: an error when its start looks like a retry config; otherwise (a data
-    // dump, a lock file) a warning, so that no file is skipped without a word, but no failed run.
-    std::string head(std::min<uint64_t>(size, 64 * 1024), '\0');
-    ssize_t got = ::pread(fd, head.data(), head.size(), 0);
-    head.resize(got > 0 ? static_cast<size_t>(got) : 0);
-    if (looksLikeRetryConfig(head)) return fail(msg);
-    if (warnings)
-      warnings->push_back(Diagnostic{c.path, 0, 0, std::to_string(size) + " bytes, more than the limit of " +
-                                                       std::to_string(limits.max_file_bytes) +
-                                                       " (--max-file-size); skipped: its first 64 KiB hold no retry settings"});
-    return false;
-  }
-  // The size fstat gave (a file that grows meanwhile is read as it was; one that shrinks, to its end).
-  text.resize(static_cast<size_t>(size));
-  size_t have = 0;
-  while (have < text.size()) {
-    ssize_t got = ::read(fd, text.data() + have, text.size() - have);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return fail("cannot read: " + llvm::sys::StrError(errno));
-    if (got == 0) break;
-    have += static_cast<size_t>(got);
-  }
-  text.resize(have);
-  return true;
-}
-
-void aggregateNotes(std::vector<Finding> &findings) {
-  // Notes that hold for most objects of a kind: a rule's notes when the rule says so (RL303), and
-  // any rule's notes on workflow retriers for which nothing shows a crowd (kCrowdNotShown). Each
-  // group is reported once, at its first finding, with the count.
-  const std::string crowdSuffix = "(" + std::string(kCrowdNotShown) + ")";
-  auto keyOf = [&](const Finding &f) -> std::string {
-    if (f.severity != Severity::Note) return {};
-    const Rule *rule = findRule(f.rule);
-    if (rule && rule->aggregate_notes) return f.rule;
-    if (llvm::StringRef(f.message).endswith(crowdSuffix)) return f.rule + "/crowd";
-    return {};
-  };
-  struct Group { size_t first; size_t count = 0; std::set<std::string> files; };
-  std::map<std::string, Group> groups;
-  std::vector<std::string> keys(findings.size());
-  for (size_t i = 0; i < findings.size(); ++i) {
-    keys[i] = keyOf(findings[i]);
-    if (keys[i].empty()) continue;
-    auto [it, fresh] = groups.try_emplace(keys[i], Group{i});
-    ++it->second.count;
-    it->second.files.insert(findings[i].where.path.str());
-  }
-  if (groups.empty()) return;
-  std::vector<bool> drop(findings.size());
-  for (size_t i = 0; i < findings.size(); ++i)
-    if (!keys[i].empty() && groups.at(keys[i]).first != i) drop[i] = true;
-  for (auto &[key, g] : groups) {
-    if (g.count < 2) continue;
-    Finding &f = findings[g.first];
-    const bool crowd = key.size() > f.rule.size();
-    std::string where = std::to_string(g.count) + " retry policies in " + std::to_string(g.files.size()) +
-                        (g.files.size() == 1 ? " file" : " files");
-    f.message = crowd ? where + " for which " + std::string(kCrowdNotShown) +
-                            " (reported once; a template beside a definition that shows what starts it, or a Map running "
-                            "iterations at once, makes each its own finding). The first: " +
-                            f.message.substr(0, f.message.size() - crowdSuffix.size() - 1)
-                      : where + " (reported once; set " + f.rule + " to warning to see each). The first: " + f.message;
-    f.anchor += "/aggregate";
-    f.fingerprint = fingerprintOf(f.rule, "", crowd ? "aggregate/crowd" : "aggregate");
-    f.fixes.clear();
-  }
-  size_t out = 0;
-  for (size_t i = 0; i < findings.size(); ++i) {
-    if (drop[i]) continue;
-    if (out != i) findings[out] = std::move(findings[i]);
-    ++out;
-  }
-  findings.resize(out);
 }
 
 RunResult run(const RunOptions &options) {
@@ -599,10 +359,8 @@ RunResult run(const RunOptions &options) {
   std::vector<FileResult> perFile(files.size());
   // The cache holds per-file results only: with layers declared (or the layers report asked for),
   // the chain pass needs every file's policies, so nothing is cached.
-  std::optional<ResultCache> cache;
   const bool layered = options.config && !options.config->layers.empty();
-  if (!options.cache_dir.empty() && !options.cache_secret.empty() && !layered && !options.keep_models)
-    cache.emplace(options.cache_dir, options.cache_secret);
+  const ResultStore *cache = !layered && !options.keep_models ? options.cache.get() : nullptr;
   std::atomic<size_t> hits{0}, misses{0}, rejected{0};
 
   auto analyseOne = [&](size_t i) {
@@ -610,13 +368,13 @@ RunResult run(const RunOptions &options) {
     FileResult &r = perFile[i];
     std::string text;
     if (options.text_input) text = options.text_input->text;
-    else if (!readInput(c, options.extract, text, r.errors, &r.warnings)) return;
+    else if (!readCandidate(c, options.extract.max_file_bytes, headLooksLikeRetryConfig, text, r.errors, &r.warnings)) return;
+    const RuleSeverities rules = ruleSeverities(options, c.path);
     // Some results depend on more than the key sees (C++: headers and compile flags).
     std::string key;
     if (cache && !options.text_input && mayCacheResultOf(c.path) && !layerScope(options, c.path)) {
-      key = ResultCache::key(c.path, c.named, text, options);
       bool bad = false;
-      if (auto hit = cache->load(key, c.path, text, &bad)) {
+      if (auto hit = cache->load(c, text, options, rules, key, bad)) {
         ++hits;
         r = std::move(*hit);
         return;
@@ -625,7 +383,7 @@ RunResult run(const RunOptions &options) {
       if (bad) ++rejected;
     }
     try {
-      r = analyseText(c.path, std::move(text), c.named, options);
+      r = analyseText(c.path, std::move(text), c.named, options, rules);
       if (!key.empty()) cache->store(key, r);
     } catch (const std::exception &e) {
       r.errors.push_back(Diagnostic{c.path, 0, 0, std::string("internal error: ") + e.what()});
@@ -635,7 +393,7 @@ RunResult run(const RunOptions &options) {
   forEachIndex(files.size(), options.jobs, analyseOne);
 
   result.stats.files_seen = files.size();
-  result.stats.cache_used = cache.has_value();
+  result.stats.cache_used = cache != nullptr;
   result.stats.cache_hits = hits;
   result.stats.cache_misses = misses;
   result.stats.cache_rejected = rejected;

@@ -8,13 +8,30 @@
 #include <vector>
 
 #include "lint/config/config.h"
+#include "lint/config/severities.h"
 #include "lint/discover/discover.h"
 #include "lint/extract/yaml_util.h"
 #include "lint/model/finding.h"
-#include "rules/chain.h"
+#include "lint/model/chain.h"
 #include "rules/rule.h"
 
 namespace retrylint {
+
+struct RunOptions;
+struct FileResult;
+
+// Per-file results kept between runs. The engine knows only this interface; main wires in the
+// signed, content-addressed store of lint/cache/.
+class ResultStore {
+public:
+  virtual ~ResultStore() = default;
+  // The result stored for analysing `text`, read from `file`, with these options and rule
+  // severities, when there is one that verifies and fits the text. `key` is set to what a result
+  // for these inputs is stored under; `rejected` says whether an entry was there but failed.
+  virtual std::optional<FileResult> load(const Candidate &file, const std::string &text, const RunOptions &options,
+                                         const RuleSeverities &rules, std::string &key, bool &rejected) const = 0;
+  virtual void store(const std::string &key, const FileResult &result) const = 0; // best effort
+};
 
 struct RunOptions {
   std::vector<std::string> paths;
@@ -24,8 +41,7 @@ struct RunOptions {
   unsigned jobs = 0;                   // 0 = one per core
   ExtractOptions extract;              // -p BUILD_DIR and other extractor inputs
   bool keep_models = false;            // keep every file's policies in RunResult (--report layers)
-  std::string cache_dir;                // results by content hash (lint/cache/cache.h); "" = no cache
-  std::string cache_secret;             // authenticates its entries (cacheSecret()); "" = no cache
+  std::shared_ptr<const ResultStore> cache; // results of unchanged files; null = none
   unsigned shard = 1, shards = 1;      // --shard K/N: analyse only this share of the inputs
   // `retrylint -`: standard input's text, analysed as if read from `path` (--stdin-filename) and
   // named on the command line; `paths` is then ignored.
@@ -83,11 +99,6 @@ struct FileResult {
   std::shared_ptr<const FileModel> model;   // kept for the chain pass and --report layers
 };
 
-// Findings at note severity of rules with Rule::aggregate_notes become one note per rule for the
-// whole run: the first one (in report order), its message prefixed with how many policies in how
-// many files it holds for. Called last, after baselines and --diff narrowed the findings.
-void aggregateNotes(std::vector<Finding> &findings);
-
 // Parse text read from `path` and extract its retry policies into `model`; returns whether any
 // document was a recognised retry config. Problems that stop the analysis go to `errors`.
 bool extractText(const std::string &path, std::string text, bool named, FileModel &model,
@@ -95,23 +106,16 @@ bool extractText(const std::string &path, std::string text, bool named, FileMode
 bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vector<Diagnostic> &errors,
                  const ExtractOptions &options);
 
-// The severity each rule reports at for `path` (nullopt: off): defaults, then the config's
-// rules, then its overrides matching the path, then the command line. By rule, in allRules()
-// order (computed for every file: no strings, one allocation), or by rule code.
-using RuleSeverities = std::vector<std::optional<Severity>>;
+// The severity each rule reports at for `path` (nullopt: off; lint/config/severities.h), by rule
+// in allRules() order.
 RuleSeverities ruleSeverities(const RunOptions &options, const std::string &path);
-std::map<std::string, std::optional<Severity>> effectiveRules(const RunOptions &options, const std::string &path);
 
 // Analyse text as if read from `path` (`named`: the user named the file, so a file that does
 // not parse is an error even when it does not look like a retry config).
 FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options);
-
-// Reads a candidate within the limits: regular files only (a FIFO or device is never opened),
-// at most options.max_file_bytes. Returns false (with an error when it matters, else perhaps a
-// warning) when not read.
-bool readInput(const Candidate &c, const ExtractOptions &options, std::string &text, std::vector<Diagnostic> &errors,
-               std::vector<Diagnostic> *warnings = nullptr);
-
+// The same with the file's rule severities already resolved (ruleSeverities(options, path)).
+FileResult analyseText(const std::string &path, std::string text, bool named, const RunOptions &options,
+                       const RuleSeverities &rules);
 
 RunResult run(const RunOptions &options);
 

@@ -316,18 +316,16 @@ int runCommandLine(int argc, char **argv) {
   // --fix analyses every file afresh: its edits must be computed on the bytes it rewrites.
   if ((unsafeFixes || showDiff) && !fix) return usageError(std::string(unsafeFixes ? "--unsafe-fixes" : "--show-diff") + " goes with --fix");
   if (!noCache && !fix) {
-    options.cache_dir = cacheDir;
+    std::string dir = cacheDir;
     if (cacheDir.getNumOccurrences() == 0)
-      if (auto env = llvm::sys::Process::GetEnv("RETRYLINT_CACHE_DIR")) options.cache_dir = *env;
+      if (auto env = llvm::sys::Process::GetEnv("RETRYLINT_CACHE_DIR")) dir = *env;
     // Entries are authenticated with a secret kept outside the cache; without one, no cache.
-    if (!options.cache_dir.empty()) {
+    if (!dir.empty()) {
       std::string why;
-      if (auto secret = cacheSecret(options.cache_dir, why)) {
-        options.cache_secret = std::move(*secret);
-      } else {
-        llvm::errs() << "retrylint: warning: not using the result cache in " << options.cache_dir << ": " << why << "\n";
-        options.cache_dir.clear();
-      }
+      if (auto secret = cacheSecret(dir, why))
+        options.cache = std::make_shared<ResultCache>(dir, std::move(*secret));
+      else
+        llvm::errs() << "retrylint: warning: not using the result cache in " << dir << ": " << why << "\n";
     }
   }
   if (!shard.empty()) {

@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "rules/chain.h"
+#include "lint/model/chain.h"
 #include "rules/rule.h"
 
 namespace retrylint {
@@ -13,7 +13,7 @@ std::string callsText(double c) {
 }
 
 void checkChain(const Chain &chain, const Settings &settings, Reporter &out) {
-  std::vector<LayerFigures> f = analyseChain(chain);
+  const std::vector<LayerFigures> &f = chain.figures;
   // Where to report: the deepest layer that retries and whose calls exceed the ceiling, preferring
   // a layer that does not own retries (that is where the fix belongs).
   int at = -1;

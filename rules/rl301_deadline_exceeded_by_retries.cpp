@@ -1,4 +1,4 @@
-#include "rules/chain.h"
+#include "lint/model/chain.h"
 #include "rules/rule.h"
 
 namespace retrylint {
@@ -53,7 +53,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
 
 // Across layers: an inner layer whose retries outlast the time its caller waits for one call.
 void checkChain(const Chain &chain, const Settings &, Reporter &out) {
-  std::vector<LayerFigures> figures = analyseChain(chain);
+  const std::vector<LayerFigures> &figures = chain.figures;
   for (size_t i = 1; i < chain.layers.size(); ++i) {
     const LayerFigures &caller = figures[i - 1];
     if (!caller.limit_below) continue;

@@ -1,10 +1,18 @@
-// RL902 is reported by the suppression pass (lint/suppress/), not from the model: the check
-// here is empty; the rule is in the catalogue so it can be explained, configured and disabled.
+// RL902 judges the suppression comments, not the model: it runs after the file's findings were
+// suppressed (lint/suppress/), on the comments that silenced nothing.
 #include "rules/rule.h"
 
 namespace retrylint {
 namespace {
-void check(const FileModel &, const Settings &, Reporter &) {}
+void checkSuppressions(const std::vector<Suppression> &unused, const std::string &format, Reporter &out) {
+  for (const Suppression &s : unused) {
+    std::string anchor = "suppression/" + std::to_string(s.target_line) + "/" + s.reason;
+    for (const std::string &name : s.unknown)
+      out.report(s.where, format, anchor + "/" + name, "suppression names '" + name + "', which is no retrylint rule (see --list-rules)");
+    const bool onlyUnknownNames = s.codes.empty() && !s.unknown.empty();
+    if (!s.used && !onlyUnknownNames) out.report(s.where, format, anchor, "this suppression silences no finding; remove it");
+  }
+}
 } // namespace
 
 extern const Rule kRL902 = {
@@ -22,7 +30,13 @@ extern const Rule kRL902 = {
         "None.",
         "ruff RUF100 (unused-noqa); clang-tidy NOLINT.",
     },
-    check,
+    /*check=*/nullptr,
+    /*checkChain=*/nullptr,
+    /*checks_implicit=*/false,
+    /*aggregate_notes=*/false,
+    /*needs_a_crowd=*/false,
+    /*needs_a_crowd_shown=*/false,
+    checkSuppressions,
 };
 
 } // namespace retrylint

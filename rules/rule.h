@@ -8,6 +8,7 @@
 
 #include "lint/model/finding.h"
 #include "lint/model/policy.h"
+#include "lint/suppress/suppressions.h"
 
 namespace retrylint {
 
@@ -52,7 +53,7 @@ struct Settings {
   LayerContext layer;         // per file: filled by the engine before the rules run
 };
 
-struct Chain; // rules/chain.h: one declared call chain with every layer's policies
+struct Chain; // lint/model/chain.h: one declared call chain with every layer's policies
 
 class Reporter;
 
@@ -62,7 +63,7 @@ struct Rule {
   Severity severity;         // default severity
   std::string_view summary;  // one line, for --list-rules and the README
   RuleDoc doc;
-  void (*check)(const FileModel &model, const Settings &settings, Reporter &out);
+  void (*check)(const FileModel &model, const Settings &settings, Reporter &out); // nullptr: none
   // Cross-file rules: called once per call chain after every file was checked (nullptr: none).
   void (*checkChain)(const Chain &chain, const Settings &settings, Reporter &out) = nullptr;
   // Also reports on implicit policies: objects with no retry block, where only the platform's
@@ -78,6 +79,10 @@ struct Rule {
   // Its harm exists only with a crowd (a herd retrying in step): its findings are notes unless a
   // crowd is assumed (a request path) or shown (RetryPolicy::crowd).
   bool needs_a_crowd_shown = false;
+  // Rules on the suppression comments themselves (RL902): called after the file's findings were
+  // suppressed, with the comments that silenced nothing or name no rule, and the file's format
+  // (its first recognised dialect, "" for none). What it reports is not suppressed in turn.
+  void (*checkSuppressions)(const std::vector<Suppression> &unused, const std::string &format, Reporter &out) = nullptr;
 };
 
 // Collects findings for one rule on one file.

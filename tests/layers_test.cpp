@@ -147,7 +147,7 @@ TEST(Layers, AmplifiedChainFiresRL204AndRL202) {
   EXPECT_EQ(defaults[1]->fixes[0].edits[0].replacement, "max_attempts = 1\n");
 
   ASSERT_EQ(r.chains.size(), 1u);
-  std::vector<LayerFigures> f = analyseChain(r.chains[0]);
+  std::vector<LayerFigures> f = r.chains[0].figures;
   ASSERT_EQ(f.size(), 3u);
   EXPECT_EQ(*f[2].calls, 27);
   EXPECT_EQ(f[1].attempts_origin, "written");
@@ -159,7 +159,7 @@ TEST(Layers, FixedChainIsQuiet) {
   EXPECT_TRUE(findingsOf(r, "RL204").empty());
   EXPECT_TRUE(findingsOf(r, "RL202").empty());
   EXPECT_TRUE(findingsOf(r, "RL301").empty());
-  std::vector<LayerFigures> f = analyseChain(r.chains.at(0));
+  std::vector<LayerFigures> f = r.chains.at(0).figures;
   EXPECT_EQ(*f[2].calls, 3);
 }
 
@@ -209,8 +209,8 @@ TEST(Layers, FourLayerChainsSharingLayers) {
   EXPECT_EQ(late[0]->where.line, 10);
   EXPECT_NE(late[0]->message.find("3 x 1 s per try + 0.1 s backoff = 3.1 s"), std::string::npos) << late[0]->message;
   ASSERT_EQ(r.chains.size(), 3u);
-  EXPECT_EQ(*analyseChain(r.chains[0]).back().calls, 8);
-  EXPECT_EQ(*analyseChain(r.chains[2]).back().calls, 2);
+  EXPECT_EQ(*r.chains[0].figures.back().calls, 8);
+  EXPECT_EQ(*r.chains[2].figures.back().calls, 2);
 }
 
 TEST(Layers, SameFindingsWhateverTheJobs) {

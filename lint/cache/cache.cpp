@@ -160,7 +160,9 @@ std::optional<FileResult> fileResultFromJson(const std::string &text) {
   return r;
 }
 
-std::string ResultCache::key(const std::string &path, bool named, const std::string &content, const RunOptions &options) {
+std::string ResultCache::key(const Candidate &file, const std::string &content, const RunOptions &options,
+                             const RuleSeverities &rules) {
+  const std::string &path = file.path;
   // Everything a file's result depends on. A new field in Settings or ExtractOptions must be
   // added here: these asserts fail the build until it is.
   // (Settings::layer is per file and only set when layers are declared; the engine does not use
@@ -168,9 +170,9 @@ std::string ResultCache::key(const std::string &path, bool named, const std::str
   static_assert(sizeof(ExtractOptions) <= 2 * sizeof(std::string) + sizeof(size_t) + sizeof(uint64_t) + 2 * sizeof(int) + sizeof(void *),
                 "add the new ExtractOptions field to the cache key");
   std::string head = toolIdentity();
-  head += '\0' + path + '\0' + (named ? "named" : "found") + '\0';
-  for (const auto &[code, sev] : effectiveRules(options, path))
-    head += code + "=" + (sev ? std::string(severityName(*sev)) : "off") + ";";
+  head += '\0' + path + '\0' + (file.named ? "named" : "found") + '\0';
+  for (size_t i = 0; i < rules.size() && i < allRules().size(); ++i)
+    head += std::string(allRules()[i]->code) + "=" + (rules[i] ? std::string(severityName(*rules[i])) : "off") + ";";
   const Settings st = options.settingsFor(path);
   head += '\0' + std::to_string(st.request.max_attempts) + "," + std::to_string(st.request.max_wait.nanos) + "," +
           std::to_string(st.background.max_attempts) + "," + std::to_string(st.background.max_wait.nanos) + "," +
@@ -449,9 +451,12 @@ std::string ResultCache::mac(const std::string &key, std::string_view body) cons
   return llvm::toHex(hmacSha256(secret_, message), /*LowerCase=*/true);
 }
 
-std::optional<FileResult> ResultCache::load(const std::string &key, const std::string &path, std::string_view text,
-                                            bool *rejected) const {
-  if (rejected) *rejected = false;
+std::optional<FileResult> ResultCache::load(const Candidate &file, const std::string &text, const RunOptions &options,
+                                            const RuleSeverities &rules, std::string &key, bool &flag) const {
+  key = ResultCache::key(file, text, options, rules);
+  bool *rejected = &flag;
+  const std::string &path = file.path;
+  *rejected = false;
   if (key.size() < 3) return std::nullopt;
   int dir = entriesDir(/*create=*/false);
   if (dir < 0) return std::nullopt;
@@ -462,14 +467,14 @@ std::optional<FileResult> ResultCache::load(const std::string &key, const std::s
   int openErrno = errno;
   ::close(sub);
   if (fd < 0) {
-    if (rejected) *rejected = openErrno != ENOENT; // a link or worse where an entry belongs
+    *rejected = openErrno != ENOENT; // a link or worse where an entry belongs
     return std::nullopt;
   }
   std::string entry;
   bool read = readRegular(fd, kMaxEntryBytes, entry);
   ::close(fd);
   auto reject = [&]() -> std::optional<FileResult> {
-    if (rejected) *rejected = true;
+    *rejected = true;
     return std::nullopt;
   };
   llvm::StringRef e(entry);

@@ -36,20 +36,21 @@ bool resultFitsFile(const FileResult &r, const std::string &path, std::string_vi
 // stored under and its bytes, so an entry written by anyone without the secret (a crafted cache
 // restored in CI, a file planted in a shared directory) is a miss, and is rewritten. The
 // directories and files under `dir` are opened without following symbolic links.
-class ResultCache {
+class ResultCache : public ResultStore {
 public:
   ResultCache(std::string dir, std::string secret);
-  ~ResultCache();
+  ~ResultCache() override;
   ResultCache(const ResultCache &) = delete;
   ResultCache &operator=(const ResultCache &) = delete;
   // The key of a file's result: tool version, path, whether it was named, the rules in force for
   // it, settings, extractor options, and the content itself.
-  static std::string key(const std::string &path, bool named, const std::string &content, const RunOptions &options);
-  // The entry for `key`, when there is one, its MAC verifies and it fits `text` read from `path`
-  // (resultFitsFile). `rejected` says whether an entry was there but failed those checks.
-  std::optional<FileResult> load(const std::string &key, const std::string &path, std::string_view text,
-                                 bool *rejected = nullptr) const;
-  void store(const std::string &key, const FileResult &r) const; // best effort: failures ignored
+  static std::string key(const Candidate &file, const std::string &content, const RunOptions &options,
+                         const RuleSeverities &rules);
+  // The entry under the key of these inputs, when there is one, its MAC verifies and it fits
+  // `text` read from the file (resultFitsFile).
+  std::optional<FileResult> load(const Candidate &file, const std::string &text, const RunOptions &options,
+                                 const RuleSeverities &rules, std::string &key, bool &rejected) const override;
+  void store(const std::string &key, const FileResult &r) const override; // best effort: failures ignored
 
 private:
   int entriesDir(bool create) const; // the v2 directory under dir_, opened; -1 when missing

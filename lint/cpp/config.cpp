@@ -20,6 +20,7 @@
 #include <llvm/Support/JSON.h>
 #include <yaml-cpp/exceptions.h>
 
+#include "lint/yaml/json_strict.h"
 #include "lint/yaml/load.h"
 #include "lint/cpp/cpp_frontend.h"
 #include "lint/extract/aws_common.h"
@@ -323,12 +324,7 @@ void serviceConfigLiteral(const Literal &lit, const std::string &site, ExtractCo
   auto parsed = llvm::json::parse(lit.text);
   if (!parsed) {
     std::string msg = llvm::toString(parsed.takeError());
-    size_t at = 0;
-    std::smatch sm;
-    if (std::regex_search(msg, sm, std::regex(R"(\[\d+:\d+, byte=(\d+)\]:?\s*)"))) {
-      at = std::stoul(sm[1]);
-      msg = sm.prefix().str() + sm.suffix().str();
-    }
+    const size_t at = yaml::liftJsonErrorPosition(msg).byte;
     cx.problem(m.fromOffsets(at, at + 1),
                "the gRPC service config passed in " + site + " is not valid JSON (" + msg +
                    "): gRPC rejects it when the channel is created",

@@ -93,7 +93,7 @@ void writeLayersText(llvm::raw_ostream &os, const RunResult &result, const Setti
   }
   size_t index = 0;
   for (const Chain &chain : result.chains) {
-    std::vector<LayerFigures> f = analyseChain(chain);
+    const std::vector<LayerFigures> &f = chain.figures;
     if (index++) os << "\n";
     os << "Call chain " << index << " of " << result.chains.size() << ": " << chain.title() << "\n\n";
     std::vector<std::vector<std::string>> rows = {{"layer", "policy files", "attempts", "calls per request", "worst-case time", "deadline"}};
@@ -167,7 +167,7 @@ void writeLayersJson(llvm::raw_ostream &os, const RunResult &result, const Setti
     j.attribute("max_amplification", settings.max_amplification);
     j.attributeArray("chains", [&] {
       for (const Chain &chain : result.chains) {
-        std::vector<LayerFigures> f = analyseChain(chain);
+        const std::vector<LayerFigures> &f = chain.figures;
         j.object([&] {
           j.attribute("chain", chain.title());
           j.attributeArray("layers", [&] {

@@ -44,6 +44,10 @@ void writeStatistics(llvm::raw_ostream &out, const RunResult &result, bool json)
 void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color);
 // One finding as the JSON report writes it (rule, name, severity, position, message, fixes).
 void writeFindingJson(llvm::json::OStream &j, const Finding &f);
+// Findings at note severity of rules with Rule::aggregate_notes become one note per rule for the
+// whole run: the first one (in report order), its message prefixed with how many policies in how
+// many files it holds for. Called last, after baselines and --diff narrowed the findings.
+void aggregateNotes(std::vector<Finding> &findings);
 // JSON output, version 1 (docs/interface.md).
 void writeJson(llvm::raw_ostream &out, const RunResult &result);
 // SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.

@@ -81,7 +81,7 @@ Posture postureOf(const RetryPolicy &p, const StormOptions &o) {
 
 Posture postureOf(const Chain &c, const StormOptions &o) {
   Posture s;
-  auto figures = analyseChain(c);
+  const std::vector<LayerFigures> &figures = c.figures;
   s.attempts_known = true;
   for (const LayerFigures &f : figures) {
     if (f.worst && !f.worst->max_attempts.known()) s.attempts_known = false;

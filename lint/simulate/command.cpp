@@ -5,7 +5,7 @@
 #include "lint/io/write_file.h"
 #include "lint/report/report.h"
 #include "lint/simulate/picture.h"
-#include "rules/chain.h"
+#include "lint/model/chain.h"
 
 namespace retrylint {
 namespace {
@@ -72,7 +72,7 @@ void resultJson(llvm::json::OStream &j, const StormResult &r) {
 
 std::vector<StormLayer> stormLayersOf(const Chain &c, std::string &blocker) {
   std::vector<StormLayer> layers;
-  auto figures = analyseChain(c);
+  const std::vector<LayerFigures> &figures = c.figures;
   for (size_t i = 0; i < c.layers.size(); ++i) {
     const RetryPolicy *p = i < figures.size() ? figures[i].worst : nullptr;
     StormLayer l;

@@ -1,12 +1,12 @@
 #include "lint/suppress/baseline.h"
 #include "lint/discover/identity.h"
 #include "lint/io/write_file.h"
+#include "lint/yaml/json_strict.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <system_error>
-#include <regex>
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
@@ -65,14 +65,8 @@ std::optional<Baseline> loadBaseline(const std::string &path, std::vector<Diagno
   auto parsed = llvm::json::parse(text);
   if (!parsed) {
     std::string msg = llvm::toString(parsed.takeError());
-    int line = 0, col = 0;
-    std::smatch m;
-    if (std::regex_search(msg, m, std::regex(R"(\[(\d+):(\d+), byte=\d+\]:?\s*)"))) {
-      line = std::stoi(m[1]);
-      col = std::stoi(m[2]);
-      msg = m.prefix().str() + m.suffix().str();
-    }
-    errors.push_back(Diagnostic{path, line, col, "invalid baseline JSON: " + msg});
+    const yaml::JsonErrorPosition at = yaml::liftJsonErrorPosition(msg);
+    errors.push_back(Diagnostic{path, at.line, at.column, "invalid baseline JSON: " + msg});
     return std::nullopt;
   }
   const llvm::json::Object *root = parsed->getAsObject();

@@ -1,5 +1,6 @@
 #include "lint/yaml/json_strict.h"
 
+#include <regex>
 #include <vector>
 
 namespace retrylint::yaml {
@@ -114,6 +115,19 @@ bool certainlyStrictJson(std::string_view text) {
       break;
     }
   }
+}
+
+JsonErrorPosition liftJsonErrorPosition(std::string &message) {
+  JsonErrorPosition at;
+  static const std::regex position(R"(\[(\d+):(\d+), byte=(\d+)\]:?\s*)");
+  std::smatch m;
+  if (!std::regex_search(message, m, position)) return at;
+  at.found = true;
+  at.line = std::stoi(m[1]);
+  at.column = std::stoi(m[2]);
+  at.byte = std::stoul(m[3]);
+  message = m.prefix().str() + m.suffix().str();
+  return at;
 }
 
 } // namespace retrylint::yaml

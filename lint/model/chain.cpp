@@ -1,4 +1,4 @@
-#include "rules/chain.h"
+#include "lint/model/chain.h"
 
 namespace retrylint {
 
@@ -46,6 +46,7 @@ std::optional<Duration> worstCaseTime(const RetryPolicy &p, std::optional<Durati
   return total;
 }
 
+namespace {
 std::vector<LayerFigures> analyseChain(const Chain &chain) {
   std::vector<LayerFigures> out(chain.layers.size());
   std::optional<double> calls = 1.0;
@@ -126,6 +127,16 @@ std::vector<LayerFigures> analyseChain(const Chain &chain) {
     below = f.worst_time;
   }
   return out;
+}
+
+} // namespace
+
+Chain makeChain(std::vector<ChainLayer> layers, int line) {
+  Chain chain;
+  chain.layers = std::move(layers);
+  chain.line = line;
+  chain.figures = analyseChain(chain);
+  return chain;
 }
 
 } // namespace retrylint

@@ -1,6 +1,6 @@
-// One declared call chain with the policies of every layer, and the figures rules and the
-// layers report compute from it: attempts per layer (and where each number comes from), the
-// calls each layer makes per user request, and the worst-case time of one call into a layer.
+// One declared call chain with the policies of every layer, and the figures computed from it once
+// for the rules and reports: attempts per layer (and where each number comes from), the calls
+// each layer makes per user request, and the worst-case time of one call into a layer.
 #pragma once
 #include <optional>
 #include <string>
@@ -15,12 +15,6 @@ struct ChainLayer {
   bool owns_retries = false;
   std::vector<std::string> files;            // files of this layer holding retry policies, sorted
   std::vector<const RetryPolicy *> policies; // sorted by path, line, column
-};
-
-struct Chain {
-  std::vector<ChainLayer> layers; // outermost first
-  int line = 0;                   // where the chain is declared in .retrylint.yaml
-  std::string title() const;      // "gateway > orders-service > datastore-client"
 };
 
 // What one layer contributes to its chain.
@@ -41,7 +35,17 @@ struct LayerFigures {
   std::string limit_below_text;       // "per-try timeout 1 s (path:9)"
 };
 
-std::vector<LayerFigures> analyseChain(const Chain &chain);
+struct Chain {
+  std::vector<ChainLayer> layers; // outermost first
+  int line = 0;                   // where the chain is declared in .retrylint.yaml
+  // One per layer, computed once when the chain is made (makeChain) and read by RL204, RL301,
+  // the layers report, `simulate` and `review`.
+  std::vector<LayerFigures> figures;
+  std::string title() const;      // "gateway > orders-service > datastore-client"
+};
+
+// A chain of these layers (outermost first) declared at `line`, its figures computed.
+Chain makeChain(std::vector<ChainLayer> layers, int line);
 
 // "path:line" of a span, for messages that point at another file.
 std::string placeOf(const Span &s);
