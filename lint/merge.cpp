@@ -8,29 +8,13 @@
 #include "lint/io/write_file.h"
 #include "lint/discover/identity.h"
 #include "lint/merge.h"
+#include "lint/report/finding_json.h"
 #include "lint/report/report.h"
 
 namespace retrylint {
 namespace {
 
 namespace json = llvm::json;
-
-bool spanOf(const json::Object &o, Span &s) {
-  auto path = o.getString("path");
-  auto line = o.getInteger("line"), column = o.getInteger("column");
-  if (!path || !line || !column) return false;
-  s.path = path->str();
-  s.line = static_cast<int>(*line);
-  s.column = static_cast<int>(*column);
-  s.end_line = static_cast<int>(o.getInteger("end_line").getValueOr(*line));
-  s.end_column = static_cast<int>(o.getInteger("end_column").getValueOr(*column));
-  return true;
-}
-
-std::string text(const json::Object &o, llvm::StringRef k) {
-  auto s = o.getString(k);
-  return s ? s->str() : std::string();
-}
 
 int usage(const std::string &msg) {
   llvm::errs() << "retrylint merge: error: " << msg << "\n"
@@ -54,50 +38,14 @@ bool readJsonReport(const std::string &input, RunResult &out, std::string &error
     return false;
   }
   for (const json::Value &v : *findings) {
-    const json::Object *f = v.getAsObject();
     Finding finding;
-    auto severity = f ? parseSeverity(text(*f, "severity")) : std::nullopt;
-    if (!f || !severity || !spanOf(*f, finding.where)) {
-      error = "a finding lacks its rule, severity or location";
-      return false;
-    }
-    finding.rule = text(*f, "rule");
-    finding.name = text(*f, "name");
-    finding.severity = *severity;
-    finding.message = text(*f, "message");
-    finding.format = text(*f, "format");
-    finding.fingerprint = text(*f, "fingerprint");
-    if (const json::Array *fixes = f->getArray("fixes"))
-      for (const json::Value &xv : *fixes) {
-        const json::Object *x = xv.getAsObject();
-        if (!x) continue;
-        Fix fix;
-        fix.description = text(*x, "description");
-        fix.safe = x->getBoolean("safe").getValueOr(false);
-        if (const json::Array *edits = x->getArray("edits"))
-          for (const json::Value &ev : *edits) {
-            const json::Object *e = ev.getAsObject();
-            if (!e) continue;
-            TextEdit edit;
-            edit.where.path = finding.where.path;
-            edit.where.line = static_cast<int>(e->getInteger("line").getValueOr(0));
-            edit.where.column = static_cast<int>(e->getInteger("column").getValueOr(0));
-            edit.where.end_line = static_cast<int>(e->getInteger("end_line").getValueOr(0));
-            edit.where.end_column = static_cast<int>(e->getInteger("end_column").getValueOr(0));
-            edit.offset = static_cast<size_t>(e->getInteger("offset").getValueOr(0));
-            edit.length = static_cast<size_t>(e->getInteger("length").getValueOr(0));
-            edit.replacement = text(*e, "replacement");
-            fix.edits.push_back(std::move(edit));
-          }
-        finding.fixes.push_back(std::move(fix));
-      }
+    if (!readFindingJson(v, FindingFields::Report, finding, error)) return false;
     out.findings.push_back(std::move(finding));
   }
   for (const json::Value &v : *errors) {
-    const json::Object *d = v.getAsObject();
-    if (!d) continue;
-    out.errors.push_back(Diagnostic{text(*d, "path"), static_cast<int>(d->getInteger("line").getValueOr(0)),
-                                    static_cast<int>(d->getInteger("column").getValueOr(0)), text(*d, "message")});
+    Diagnostic d;
+    if (!readDiagnosticJson(v, d, error)) return false;
+    out.errors.push_back(std::move(d));
   }
   if (const json::Object *stats = root->getObject("stats")) {
     out.stats.files_seen += static_cast<size_t>(stats->getInteger("files_seen").getValueOr(0));

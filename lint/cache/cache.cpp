@@ -1,4 +1,5 @@
 #include "lint/cache/cache.h"
+#include "lint/report/finding_json.h"
 #include "lint/extract/extractors.h"
 #include "lint/io/posix.h"
 
@@ -26,28 +27,6 @@ namespace {
 
 namespace json = llvm::json;
 
-json::Value spanJson(const Span &s) {
-  return json::Array{s.path.str(), s.line, s.column, s.end_line, s.end_column};
-}
-bool spanFrom(const json::Value *v, Span &s) {
-  const json::Array *a = v ? v->getAsArray() : nullptr;
-  if (!a || a->size() != 5) return false;
-  auto str = (*a)[0].getAsString();
-  if (!str) return false;
-  s.path = str->str();
-  int *fields[] = {&s.line, &s.column, &s.end_line, &s.end_column};
-  for (int i = 0; i < 4; ++i) {
-    auto n = (*a)[i + 1].getAsInteger();
-    if (!n) return false;
-    *fields[i] = static_cast<int>(*n);
-  }
-  return true;
-}
-std::string str(const json::Object &o, llvm::StringRef k) {
-  auto s = o.getString(k);
-  return s ? s->str() : std::string();
-}
-
 // Identifies this very binary, so a rebuilt tool never trusts results of the previous build.
 std::string toolIdentity() {
   static const std::string id = [] {
@@ -64,33 +43,19 @@ std::string toolIdentity() {
 } // namespace
 
 std::string fileResultToJson(const FileResult &r) {
-  json::Array findings;
-  for (const Finding &f : r.findings) {
-    json::Array fixes;
-    for (const Fix &fix : f.fixes) {
-      json::Array edits;
-      for (const TextEdit &e : fix.edits)
-        edits.push_back(json::Object{{"where", spanJson(e.where)},
-                                     {"offset", static_cast<int64_t>(e.offset)},
-                                     {"length", static_cast<int64_t>(e.length)},
-                                     {"replacement", e.replacement}});
-      fixes.push_back(json::Object{{"description", fix.description}, {"safe", fix.safe}, {"edits", std::move(edits)}});
-    }
-    json::Array reads;
-    for (auto [from, to] : f.reads) reads.push_back(json::Array{from, to});
-    findings.push_back(json::Object{{"rule", f.rule}, {"name", f.name}, {"severity", static_cast<int>(f.severity)},
-                                    {"where", spanJson(f.where)}, {"message", f.message}, {"format", f.format},
-                                    {"anchor", f.anchor}, {"fingerprint", f.fingerprint}, {"fixes", std::move(fixes)},
-                                    {"reads", std::move(reads)}});
-  }
-  json::Array errors;
-  for (const Diagnostic &d : r.errors)
-    errors.push_back(json::Object{{"path", d.path}, {"line", d.line}, {"column", d.column}, {"message", d.message}});
-  json::Value v = json::Object{{"findings", std::move(findings)}, {"errors", std::move(errors)},
-                               {"analysed", r.analysed}, {"policies", static_cast<int64_t>(r.policies)}};
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << v;
+  json::OStream j(os);
+  j.object([&] {
+    j.attributeArray("findings", [&] {
+      for (const Finding &f : r.findings) writeFindingJson(j, f, FindingFields::Full);
+    });
+    j.attributeArray("errors", [&] {
+      for (const Diagnostic &d : r.errors) writeDiagnosticJson(j, d);
+    });
+    j.attribute("analysed", r.analysed);
+    j.attribute("policies", static_cast<int64_t>(r.policies));
+  });
   return os.str();
 }
 
@@ -106,56 +71,19 @@ std::optional<FileResult> fileResultFromJson(const std::string &text) {
   const json::Array *findings = o->getArray("findings"), *errors = o->getArray("errors");
   auto analysed = o->getBoolean("analysed");
   auto policies = o->getInteger("policies");
-  if (!findings || !errors || !analysed || !policies) return std::nullopt;
+  if (!findings || !errors || !analysed || !policies || *policies < 0) return std::nullopt;
   r.analysed = *analysed;
   r.policies = static_cast<size_t>(*policies);
-  for (const json::Value &fv : *findings) {
-    const json::Object *f = fv.getAsObject();
-    if (!f) return std::nullopt;
-    Finding out;
-    out.rule = str(*f, "rule");
-    out.name = str(*f, "name");
-    int64_t severity = f->getInteger("severity").getValueOr(1);
-    if (severity < static_cast<int>(Severity::Note) || severity > static_cast<int>(Severity::Error)) return std::nullopt;
-    out.severity = static_cast<Severity>(severity);
-    if (!spanFrom(f->get("where"), out.where)) return std::nullopt;
-    out.message = str(*f, "message");
-    out.format = str(*f, "format");
-    out.anchor = str(*f, "anchor");
-    out.fingerprint = str(*f, "fingerprint");
-    if (const json::Array *reads = f->getArray("reads"))
-      for (const json::Value &rv : *reads) {
-        const json::Array *a = rv.getAsArray();
-        if (!a || a->size() != 2 || !(*a)[0].getAsInteger() || !(*a)[1].getAsInteger()) return std::nullopt;
-        out.reads.emplace_back(static_cast<int>(*(*a)[0].getAsInteger()), static_cast<int>(*(*a)[1].getAsInteger()));
-      }
-    if (const json::Array *fixes = f->getArray("fixes"))
-      for (const json::Value &xv : *fixes) {
-        const json::Object *x = xv.getAsObject();
-        if (!x) return std::nullopt;
-        Fix fix;
-        fix.description = str(*x, "description");
-        fix.safe = x->getBoolean("safe").getValueOr(false);
-        if (const json::Array *edits = x->getArray("edits"))
-          for (const json::Value &ev : *edits) {
-            const json::Object *e = ev.getAsObject();
-            if (!e) return std::nullopt;
-            TextEdit edit;
-            if (!spanFrom(e->get("where"), edit.where)) return std::nullopt;
-            edit.offset = static_cast<size_t>(e->getInteger("offset").getValueOr(0));
-            edit.length = static_cast<size_t>(e->getInteger("length").getValueOr(0));
-            edit.replacement = str(*e, "replacement");
-            fix.edits.push_back(std::move(edit));
-          }
-        out.fixes.push_back(std::move(fix));
-      }
-    r.findings.push_back(std::move(out));
+  std::string error;
+  for (const json::Value &v : *findings) {
+    Finding f;
+    if (!readFindingJson(v, FindingFields::Full, f, error)) return std::nullopt;
+    r.findings.push_back(std::move(f));
   }
-  for (const json::Value &dv : *errors) {
-    const json::Object *d = dv.getAsObject();
-    if (!d) return std::nullopt;
-    r.errors.push_back(Diagnostic{str(*d, "path"), static_cast<int>(d->getInteger("line").getValueOr(0)),
-                                  static_cast<int>(d->getInteger("column").getValueOr(0)), str(*d, "message")});
+  for (const json::Value &v : *errors) {
+    Diagnostic d;
+    if (!readDiagnosticJson(v, d, error)) return std::nullopt;
+    r.errors.push_back(std::move(d));
   }
   return r;
 }

@@ -42,8 +42,6 @@ void writeSummary(llvm::raw_ostream &out, const RunResult &result, const std::ve
 void writeStatistics(llvm::raw_ostream &out, const RunResult &result, bool json);
 // Warnings, then errors, in the same compiler style (`path:line:col: error: message`), for standard error.
 void writeErrorsText(llvm::raw_ostream &out, const RunResult &result, bool color);
-// One finding as the JSON report writes it (rule, name, severity, position, message, fixes).
-void writeFindingJson(llvm::json::OStream &j, const Finding &f);
 // Findings at note severity of rules with Rule::aggregate_notes become one note per rule for the
 // whole run: the first one (in report order), its message prefixed with how many policies in how
 // many files it holds for. Called last, after baselines and --diff narrowed the findings.

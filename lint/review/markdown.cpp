@@ -3,6 +3,7 @@
 
 #include <llvm/Support/JSON.h>
 
+#include "lint/report/finding_json.h"
 #include "lint/report/report.h"
 #include "lint/review/review.h"
 #include "rules/rule.h"
