@@ -180,8 +180,9 @@ int main(int argc, char **argv) {
 
 namespace {
 
-int runCommandLine(int argc, char **argv) {
-  if (argc > 1 && llvm::StringRef(argv[1]) == "merge") return mergeMain(argc - 1, argv + 1);
+// The command line into the options above (a subcommand's name taken off first); false, after
+// printing why, when it does not parse.
+bool parseCommandLine(int argc, char **argv) {
   // `retrylint simulate …` is the same command line with the simulate options.
   std::vector<char *> args(argv, argv + argc);
   if (argc > 1 && llvm::StringRef(argv[1]) == "simulate") {
@@ -209,23 +210,14 @@ int runCommandLine(int argc, char **argv) {
                                    &errStream, nullptr, /*LongOptionsUseDoubleDash=*/true)) {
     errStream.flush();
     llvm::errs() << parseErrors;
-    return 2;
+    return false;
   }
 
-  if (colorMode != "auto" && colorMode != "always" && colorMode != "never")
-    return usageError("--color must be auto, always or never, not '" + colorMode + "'");
-  // NO_COLOR (https://no-color.org): any non-empty value turns colour off unless --color=always.
-  auto colorFor = [&](llvm::raw_fd_ostream &stream) {
-    if (colorMode == "never") return false;
-    if (colorMode == "always") {
-      stream.enable_colors(true);
-      return true;
-    }
-    auto noColor = llvm::sys::Process::GetEnv("NO_COLOR");
-    return !(noColor && !noColor->empty()) && stream.has_colors();
-  };
-  const bool colorOut = colorFor(llvm::outs()), colorErr = colorFor(llvm::errs());
+  return true;
+}
 
+// --list-rules, --explain: the rule catalogue, then exit (nullopt: neither was asked for).
+std::optional<int> printCatalogue() {
   if (listRules && format == Format::Json) {
     llvm::json::OStream j(llvm::outs(), 2);
     j.array([&] {
@@ -260,10 +252,11 @@ int runCommandLine(int argc, char **argv) {
     return stdoutWritten();
   }
 
-  RunOptions options;
-  options.paths.assign(paths.begin(), paths.end());
-  options.jobs = jobs;
-  options.keep_models = report == Report::Layers || simulating || reviewing;
+  return std::nullopt;
+}
+
+// Which flags go with which subcommand and format: the usage error when they do not go together.
+std::optional<int> checkFlagsGoTogether() {
   if (!simulating && !reviewing)
     for (const cl::Option *o : std::initializer_list<const cl::Option *>{&simSvg, &simClients, &simOutage, &simSeed, &simPolicy, &simChain})
       if (o->getNumOccurrences()) return usageError("--" + o->ArgStr.str() + " goes with `retrylint simulate`");
@@ -294,6 +287,12 @@ int runCommandLine(int argc, char **argv) {
     return usageError("--statistics is written as text or --format json");
   if (report == Report::Layers && (format == Format::Sarif || format == Format::Github))
     return usageError("--report layers is written as text or --format json");
+  return std::nullopt;
+}
+
+// The analysis options the flags set: input limits, the C++ worker, the result cache (a signed
+// store, lint/cache/), the shard, and standard input as the one input.
+std::optional<int> setAnalysisOptions(RunOptions &options, const char *argv0) {
   options.extract.compile_commands_dir = buildDir;
   if (!maxFileSize.empty()) {
     auto n = parseSize(maxFileSize);
@@ -306,7 +305,7 @@ int runCommandLine(int argc, char **argv) {
     options.extract.cpp_memory_bytes = *n;
   }
   // Each C++ file is parsed by a worker process of this executable (lint/cpp/isolation.h).
-  options.extract.cpp_worker = llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&retrylintMainAddress));
+  options.extract.cpp_worker = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void *>(&retrylintMainAddress));
   if (maxNesting.getNumOccurrences()) {
     if (maxNesting < 1 || maxNesting > 10000) return usageError("--max-nesting must be between 1 and 10000");
     options.extract.max_nesting = maxNesting;
@@ -333,9 +332,6 @@ int runCommandLine(int argc, char **argv) {
     if (!kn) return usageError("--shard must be K/N with 1 <= K <= N, not '" + shard + "'");
     std::tie(options.shard, options.shards) = *kn;
   }
-  auto failSeverity = parseSeverity(failOn);
-  if (!failSeverity) return usageError("--fail-on must be error, warning or note, not '" + failOn + "'");
-
   // `retrylint -`: one stream (Helm's rendered output is many YAML documents in it).
   const bool fromStdin = std::find(paths.begin(), paths.end(), "-") != paths.end();
   if (fromStdin) {
@@ -353,6 +349,48 @@ int runCommandLine(int argc, char **argv) {
     return usageError("--stdin-filename names standard input: pass '-' as the path");
   }
 
+  return std::nullopt;
+}
+
+// --enable, --disable and --severity, over every config's `rules`.
+std::optional<int> setRuleSelections(RunOptions &options) {
+  // Selectors (a code, a name, a code prefix such as RL1, or ALL) apply from the least specific
+  // to the most, so `--disable ALL --enable RL301` and `--enable RL3 --disable RL303` mean what
+  // they say in any order; at equal specificity, --severity over --enable over --disable.
+  struct Selection {
+    int specificity, kind;
+    std::vector<const Rule *> rules;
+    RuleSetting setting;
+  };
+  std::vector<Selection> selections;
+  auto select = [&](const std::string &flag, llvm::StringRef name, int kind, RuleSetting setting) -> std::string {
+    int specificity = 0;
+    auto rules = selectRules(name, &specificity);
+    if (rules.empty()) return flag + ": '" + name.str() + "' selects no rule (a code, a name, a code prefix such as RL1, or ALL; see --list-rules)";
+    selections.push_back({specificity, kind, std::move(rules), setting});
+    return "";
+  };
+  for (const std::string &name : disableRules)
+    if (auto e = select("--disable", name, 0, RuleSetting{false, std::nullopt}); !e.empty()) return usageError(e);
+  for (const std::string &name : enableRules)
+    if (auto e = select("--enable", name, 1, RuleSetting{true, std::nullopt}); !e.empty()) return usageError(e);
+  for (const std::string &o : severityOverrides) {
+    auto [name, level] = llvm::StringRef(o).split('=');
+    auto sev = parseSeverity(level);
+    if (!sev) return usageError("--severity " + o + ": the level must be error, warning or note");
+    if (auto e = select("--severity", name, 2, RuleSetting{true, sev}); !e.empty()) return usageError(e);
+  }
+  std::stable_sort(selections.begin(), selections.end(), [](const Selection &a, const Selection &b) {
+    return std::tie(a.specificity, a.kind) < std::tie(b.specificity, b.kind);
+  });
+  for (const Selection &s : selections)
+    for (const Rule *r : s.rules) options.cli_rules[std::string(r->code)] = s.setting;
+  return std::nullopt;
+}
+
+// The project config (the one --config names, else the nearest to each file), then the command
+// line's settings and rule selections on top.
+std::optional<int> setConfiguration(RunOptions &options, bool colorErr) {
   // Configuration: the project config, then the command line on top.
   std::vector<Diagnostic> setupErrors;
   std::string cfgPath = configFile;
@@ -389,42 +427,31 @@ int runCommandLine(int argc, char **argv) {
   // Without --config, each file gets the nearest .retrylint.yaml (a monorepo's services each with
   // their own); the one found from here applies where it is the nearest, and to files with none.
   if (configFile.empty()) options.nested = std::make_shared<ConfigResolver>(options.config ? &*options.config : nullptr);
-  // Selectors (a code, a name, a code prefix such as RL1, or ALL) apply from the least specific
-  // to the most, so `--disable ALL --enable RL301` and `--enable RL3 --disable RL303` mean what
-  // they say in any order; at equal specificity, --severity over --enable over --disable.
-  struct Selection {
-    int specificity, kind;
-    std::vector<const Rule *> rules;
-    RuleSetting setting;
-  };
-  std::vector<Selection> selections;
-  auto select = [&](const std::string &flag, llvm::StringRef name, int kind, RuleSetting setting) -> std::string {
-    int specificity = 0;
-    auto rules = selectRules(name, &specificity);
-    if (rules.empty()) return flag + ": '" + name.str() + "' selects no rule (a code, a name, a code prefix such as RL1, or ALL; see --list-rules)";
-    selections.push_back({specificity, kind, std::move(rules), setting});
-    return "";
-  };
-  for (const std::string &name : disableRules)
-    if (auto e = select("--disable", name, 0, RuleSetting{false, std::nullopt}); !e.empty()) return usageError(e);
-  for (const std::string &name : enableRules)
-    if (auto e = select("--enable", name, 1, RuleSetting{true, std::nullopt}); !e.empty()) return usageError(e);
-  for (const std::string &o : severityOverrides) {
-    auto [name, level] = llvm::StringRef(o).split('=');
-    auto sev = parseSeverity(level);
-    if (!sev) return usageError("--severity " + o + ": the level must be error, warning or note");
-    if (auto e = select("--severity", name, 2, RuleSetting{true, sev}); !e.empty()) return usageError(e);
-  }
-  std::stable_sort(selections.begin(), selections.end(), [](const Selection &a, const Selection &b) {
-    return std::tie(a.specificity, a.kind) < std::tie(b.specificity, b.kind);
-  });
-  for (const Selection &s : selections)
-    for (const Rule *r : s.rules) options.cli_rules[std::string(r->code)] = s.setting;
+  return setRuleSelections(options);
 
+  return std::nullopt;
+}
+
+// What narrows the findings after the rules ran: the baseline's, and the lines --diff changed.
+struct Narrowing {
   std::optional<Baseline> baseline;
+  std::optional<ChangedLines> changed;
+  void apply(RunResult &r) const {
+    if (baseline) applyBaseline(*baseline, r.findings, r.project_root);
+    if (changed) {
+      r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(),
+                                      [&](const Finding &f) { return !touchedBy(*changed, f); }),
+                       r.findings.end());
+    }
+  }
+};
+
+// Reads the baseline and the change --diff names; without paths, --diff lints what it touched.
+std::optional<int> setNarrowing(RunOptions &options, Narrowing &n, bool colorErr) {
   if (!baselineFile.empty()) {
-    baseline = loadBaseline(baselineFile, setupErrors);
-    if (!baseline) {
+    std::vector<Diagnostic> setupErrors;
+    n.baseline = loadBaseline(baselineFile, setupErrors);
+    if (!n.baseline) {
       RunResult failed;
       failed.errors = setupErrors;
       writeErrorsText(llvm::errs(), failed, colorErr);
@@ -432,7 +459,6 @@ int runCommandLine(int argc, char **argv) {
     }
   }
 
-  std::optional<ChangedLines> changed;
   if (!diffRev.empty()) {
     std::string error;
     if (diffRev == "-") {
@@ -440,16 +466,16 @@ int runCommandLine(int argc, char **argv) {
       if (!in) return usageError("--diff -: cannot read standard input");
       llvm::SmallString<256> cwd;
       llvm::sys::fs::current_path(cwd);
-      changed = parseUnifiedDiff((*in)->getBuffer().str(), cwd.str().str());
+      n.changed = parseUnifiedDiff((*in)->getBuffer().str(), cwd.str().str());
     } else {
-      changed = gitChangedLines(diffRev, error);
-      if (!changed) return usageError(error);
+      n.changed = gitChangedLines(diffRev, error);
+      if (!n.changed) return usageError(error);
     }
     if (options.paths.empty()) {
       // Lint what the change touched (files it deleted are gone), shown relative to here.
       llvm::SmallString<256> cwd;
       llvm::sys::fs::current_path(cwd);
-      for (const auto &entry : *changed) {
+      for (const auto &entry : *n.changed) {
         if (!llvm::sys::fs::exists(entry.first)) continue;
         std::string rel = relativeTo(cwd.str().str(), entry.first);
         options.paths.push_back(rel.empty() ? entry.first : rel);
@@ -458,16 +484,11 @@ int runCommandLine(int argc, char **argv) {
     }
   }
 
-  // Everything that narrows the findings after the rules ran.
-  auto narrow = [&](RunResult &r) {
-    if (baseline) applyBaseline(*baseline, r.findings, r.project_root);
-    if (changed) {
-      r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(),
-                                      [&](const Finding &f) { return !touchedBy(*changed, f); }),
-                       r.findings.end());
-    }
-  };
+  return std::nullopt;
+}
 
+// `retrylint review` and `retrylint simulate`: their own reports and exit codes.
+int reviewOrSimulate(RunOptions &options, Severity failSeverity) {
   if (reviewing) {
     ReviewRequest req;
     req.base = reviewBase;
@@ -478,11 +499,11 @@ int runCommandLine(int argc, char **argv) {
     req.storm.clients = simClients;
     req.storm.outage_s = simOutage;
     req.storm.seed = simSeed;
-    req.fail_on = *failSeverity;
+    req.fail_on = failSeverity;
     int code = reviewCommand(options, req, llvm::outs(), llvm::errs());
     return std::max(code, stdoutWritten());
   }
-  if (simulating) {
+  {
     SimulateRequest req;
     req.svg = simSvg;
     req.policy = simPolicy;
@@ -495,11 +516,12 @@ int runCommandLine(int argc, char **argv) {
     int code = simulateCommand(simulated, req, llvm::outs(), llvm::errs());
     return std::max(code, stdoutWritten());
   }
-  RunResult result = run(options);
-  narrow(result);
-  if (!fix && (format == Format::Json || format == Format::Sarif)) dropFixesThatFail(result.findings, options);
+}
 
-  if (fix) {
+// --fix: the fixes that hold, applied (or with --show-diff, shown), then a run again to report
+// what remains. A code when --show-diff ends the run.
+std::optional<int> fixAndReport(RunOptions &options, const Narrowing &narrowing, RunResult &result) {
+  {
     FixPlan plan = planFixes(result.findings, options, unsafeFixes);
     auto tellLeft = [&] {
       if (plan.needs_unsafe > 0)
@@ -522,11 +544,16 @@ int runCommandLine(int argc, char **argv) {
       llvm::errs() << "retrylint: applied " << applied.fixes_applied << (applied.fixes_applied == 1 ? " fix" : " fixes")
                    << " in " << applied.files_changed << (applied.files_changed == 1 ? " file" : " files") << "\n";
       result = run(options); // report what remains
-      narrow(result);
+      narrowing.apply(result);
     }
     result.errors.insert(result.errors.end(), applied.errors.begin(), applied.errors.end());
   }
 
+  return std::nullopt;
+}
+
+// The report (or the baseline written instead), the errors and the summary; the exit code.
+int reportAndExit(const RunOptions &options, RunResult &result, Severity failSeverity, bool colorOut, bool colorErr) {
   if (!writeBaselineFile.empty()) {
     std::string error;
     if (!writeBaseline(writeBaselineFile, result.findings, result.project_root, error)) {
@@ -565,6 +592,8 @@ int runCommandLine(int argc, char **argv) {
     case Format::Github:
       writeGithub(out, result);
       break;
+    case Format::Markdown: // review's own: refused for a lint run (checkFlagsGoTogether)
+      break;
     }
   };
   // A report that could not be written whole is an error (exit 2), never a partial file: see
@@ -596,8 +625,48 @@ int runCommandLine(int argc, char **argv) {
 
   if (!result.errors.empty()) return 2;
   for (const Finding &f : result.findings)
-    if (f.severity >= *failSeverity) return 1;
+    if (f.severity >= failSeverity) return 1;
   return 0;
+}
+
+int runCommandLine(int argc, char **argv) {
+  if (argc > 1 && llvm::StringRef(argv[1]) == "merge") return mergeMain(argc - 1, argv + 1);
+  if (!parseCommandLine(argc, argv)) return 2;
+  if (colorMode != "auto" && colorMode != "always" && colorMode != "never")
+    return usageError("--color must be auto, always or never, not '" + colorMode + "'");
+  // NO_COLOR (https://no-color.org): any non-empty value turns colour off unless --color=always.
+  auto colorFor = [&](llvm::raw_fd_ostream &stream) {
+    if (colorMode == "never") return false;
+    if (colorMode == "always") {
+      stream.enable_colors(true);
+      return true;
+    }
+    auto noColor = llvm::sys::Process::GetEnv("NO_COLOR");
+    return !(noColor && !noColor->empty()) && stream.has_colors();
+  };
+  const bool colorOut = colorFor(llvm::outs()), colorErr = colorFor(llvm::errs());
+
+  if (auto code = printCatalogue()) return *code;
+  if (auto code = checkFlagsGoTogether()) return *code;
+  RunOptions options;
+  options.paths.assign(paths.begin(), paths.end());
+  options.jobs = jobs;
+  options.keep_models = report == Report::Layers || simulating || reviewing;
+  if (auto code = setAnalysisOptions(options, argv[0])) return *code;
+  auto failSeverity = parseSeverity(failOn);
+  if (!failSeverity) return usageError("--fail-on must be error, warning or note, not '" + failOn + "'");
+
+  if (auto code = setConfiguration(options, colorErr)) return *code;
+  Narrowing narrowing;
+  if (auto code = setNarrowing(options, narrowing, colorErr)) return *code;
+  if (reviewing || simulating) return reviewOrSimulate(options, *failSeverity);
+
+  RunResult result = run(options);
+  narrowing.apply(result);
+  if (!fix && (format == Format::Json || format == Format::Sarif)) dropFixesThatFail(result.findings, options);
+  if (fix)
+    if (auto code = fixAndReport(options, narrowing, result)) return *code;
+  return reportAndExit(options, result, *failSeverity, colorOut, colorErr);
 }
 
 } // namespace
