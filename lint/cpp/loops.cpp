@@ -495,6 +495,923 @@ std::vector<LoopSite> droppedLoops(const Tokens &t, const FileFacts &facts) {
   return out;
 }
 
+namespace {
+
+// One loop under analysis: where its parts are, and what each step below learns of it in turn.
+// The steps run in the order analyseLoops calls them; each reads what the earlier ones found.
+struct Loop {
+  Loop(const Tokens &t, const FileFacts &facts, Analyzer &a, ExtractContext &cx, size_t kw)
+      : t(t), facts(facts), a(a), cx(cx), lv{t, {}, {}, {}, {}, {}, facts.constants, &facts, {}, false}, kind(t[kw].text), kw(kw) {}
+  Loop(const Loop &) = delete; // lv.refersToOp refers to the members
+  const Tokens &t;
+  const FileFacts &facts;
+  Analyzer &a;
+  ExtractContext &cx;
+  LoopView lv;
+  const std::string kind; // for, while, do
+  const size_t kw;        // the keyword's token
+  Range init, cond, inc;  // for (init; cond; inc); a while's or do's condition is cond
+  Body body;
+  std::set<std::string> opVars; // variables holding the operation's outcome
+  bool trivialCond = false, canExit = false;
+  // Which way its branches leave or go round, by what they say of the operation's outcome.
+  bool successExit = false, failureExit = false, unknownExit = false;
+  bool failureRound = false, successRound = false, unknownRound = false;
+  bool endsExit = false;                        // the body's last statement leaves
+  bool tryRetry = false, tryRetryUnknown = false; // a try block whose handler goes round
+  std::string counter;                          // the attempt counter
+  bool attemptNamed = false;                    // … named for attempts
+  bool processing = false;                      // each pass works on something else: iteration
+  std::vector<size_t> testedOps;                // the operations its conditions test: the retried one
+};
+
+// Header, body and the for-clauses; false when the tokens do not make a loop.
+bool locateParts(Loop &L, const LoopSite &site) {
+  const Tokens &t = L.t;
+  LoopView &lv = L.lv;
+  const std::string &kind = L.kind;
+  const size_t kw = L.kw;
+  Range &init = L.init;
+  Range &cond = L.cond;
+  Range &inc = L.inc;
+  if (kind != "for" && kind != "while" && kind != "do") return false;
+
+  size_t fb = t.at(site.fn_begin);
+  lv.fn = fb == std::string::npos ? Range{0, t.size()} : Range{fb, std::min(t.close(fb) + 1, t.size())};
+  // Header and body.
+  if (kind == "do") {
+    size_t be = t.statementEnd(kw + 1);
+    lv.body = {kw + 1, be};
+    if (!t.is(be, "while") || !t.is(be + 1, "(")) return false;
+    lv.header = {be + 2, t.close(be + 1)};
+  } else {
+    if (!t.is(kw + 1, "(")) return false;
+    lv.header = {kw + 2, t.close(kw + 1)};
+    lv.body = {lv.header.e + 1, t.statementEnd(lv.header.e + 1)};
+  }
+  if (lv.body.e > t.size() || lv.header.e > t.size()) return false;
+
+  // for (init; cond; inc)
+  init = Range{lv.header.b, lv.header.b};
+  cond = lv.header;
+  inc = Range{lv.header.e, lv.header.e};
+  if (kind == "for") {
+    std::vector<size_t> semis;
+    bool rangeFor = false;
+    for (size_t i = lv.header.b; i < lv.header.e; ++i) {
+      const std::string &s = t[i].text;
+      if (s == "(" || s == "[" || s == "{") { i = t.close(i); continue; }
+      if (s == ";") semis.push_back(i);
+      if (s == ":" ) rangeFor = true;
+    }
+    if (semis.size() != 2 || (rangeFor && semis.empty())) return false; // range-for: iteration, not retry
+    init = {lv.header.b, semis[0]};
+    cond = {semis[0] + 1, semis[1]};
+    inc = {semis[1] + 1, lv.header.e};
+  }
+
+  return true;
+}
+
+// The operation: the calls whose outcome decides between leaving and going round.
+void findOperation(Loop &L) {
+  const Tokens &t = L.t;
+  Analyzer &a = L.a;
+  LoopView &lv = L.lv;
+  Range &cond = L.cond;
+  Body &body = L.body;
+  std::set<std::string> &opVars = L.opVars;
+  auto collectOpVars = [&](Range s) {
+    auto calls = a.opCalls(s);
+    if (calls.empty()) return;
+    for (size_t i = s.b; i + 1 < s.e; ++i)
+      if (isIdent(t[i]) && (t[i + 1].text == "=" ) && i < calls.front() && !t.is(i - 1, ".") && !t.is(i - 1, "->"))
+        opVars.insert(t[i].text);
+  };
+  for (Range s : body.stmts) collectOpVars(s);
+  // Out-parameters hold the outcome too: connect(ep, ec); if (!ec) …; Call(&status).
+  for (Range s : body.stmts)
+    for (size_t c : a.opCalls(s))
+      for (Range arg : callArgs(t, c + 1)) {
+        size_t b = arg.b;
+        bool address = t.is(b, "&");
+        if (address) ++b;
+        if (b + 1 != arg.e || !isIdent(t[b])) continue;
+        bool declaredHere = false;
+        for (const Write &w : writesOf(t, {lv.body.b, c}, t[b].text)) declaredHere |= w.declared;
+        // `ErrorCode ec;` has no initialiser: a declaration is a type name then the variable.
+        for (size_t k = lv.body.b + 1; k < c && !declaredHere; ++k)
+          declaredHere = t[k].text == t[b].text && isIdent(t[k - 1]) && t.is(k + 1, ";");
+        if (address || declaredHere) opVars.insert(t[b].text);
+      }
+  // Captures the loop, not the references above (they end with this call).
+  lv.refersToOp = [&L](Range r) {
+    if (!L.a.opCalls(r).empty()) return true;
+    for (const auto &v : L.opVars) if (mentions(L.t, r, v)) return true;
+    return false;
+  };
+
+  L.trivialCond = cond.b >= cond.e || (cond.e == cond.b + 1 && (t[cond.b].text == "true" || t[cond.b].text == "1"));
+  L.canExit = !L.trivialCond || a.has(lv.body, true, false);
+}
+
+// Which way each branch leaves or goes round, by what its condition says of the outcome.
+void readBranches(Loop &L) {
+  const Tokens &t = L.t;
+  const FileFacts &facts = L.facts;
+  Analyzer &a = L.a;
+  LoopView &lv = L.lv;
+  const std::string &kind = L.kind;
+  Range &cond = L.cond;
+  Body &body = L.body;
+  bool &trivialCond = L.trivialCond;
+  bool &successExit = L.successExit;
+  bool &failureExit = L.failureExit;
+  bool &unknownExit = L.unknownExit;
+  bool &failureRound = L.failureRound;
+  bool &successRound = L.successRound;
+  bool &unknownRound = L.unknownRound;
+  bool &endsExit = L.endsExit;
+  bool &tryRetry = L.tryRetry;
+  bool &tryRetryUnknown = L.tryRetryUnknown;
+  const std::function<bool(Range)> &refersToOp = L.lv.refersToOp;
+  // ---- Is it a retry? It leaves when the operation succeeded and goes round when it failed. ----
+  // A loop that goes round after success too (a consumer, a server, periodic work, a stream) is
+  // not, whatever its names; names only decide where the conditions' polarity is unknown.
+  auto outcome = [&](Range c) { return conditionOutcome(t, c, refersToOp, &facts); };
+  // What a leaving branch hands back says which way it leaves: `return Status(EINVAL, …)`,
+  // `return false`, `return -1`, `throw` leave on failure, whatever the condition looked like.
+  auto leavesWithError = [&](Range then) {
+    static const std::regex errorish("error|err|fail|invalid|status\\s*\\(\\s*e[a-z]", std::regex::icase);
+    for (size_t k = then.b; k < then.e; ++k) {
+      if (t.is(k, "throw")) return true;
+      if (!t.is(k, "return")) continue;
+      size_t e = k + 1;
+      while (e < then.e && !t.is(e, ";")) ++e;
+      if (e == k + 2 && (t[k + 1].text == "false" || t[k + 1].text == "nullptr" || t[k + 1].text == "NULL")) return true;
+      if (e == k + 3 && t.is(k + 1, "-") && t[k + 2].kind == Tok::Number) return true;
+      std::string ret = t.join(k + 1, e);
+      if (std::regex_search(ret, errorish)) return true;
+      return false;
+    }
+    return false;
+  };
+  for (const IfInfo &i : body.ifs) {
+    if (!refersToOp(i.cond)) continue;
+    Outcome o = outcome(i.cond);
+    if (i.exits && !i.continues && o != Outcome::Failure && leavesWithError(i.then)) o = Outcome::Failure;
+    if (i.exits && !i.continues) {
+      (o == Outcome::Success ? successExit : o == Outcome::Failure ? failureExit : unknownExit) = true;
+    } else if (i.continues) {
+      (o == Outcome::Failure ? failureRound : o == Outcome::Success ? successRound : unknownRound) = true;
+    }
+  }
+  if (!trivialCond && refersToOp(cond)) { // while (!connect()), do { … } while (!st.ok())
+    const Outcome o = outcome(cond);
+    if (o == Outcome::Failure) {
+      successExit = failureRound = true;
+      lv.body_after_failure = kind != "do"; // a do-body runs before its first test
+    }
+    else if (o == Outcome::Success) successRound = true; // while (queue.pop(item)): a consumer
+    else unknownExit = true;
+  }
+  // The body's last statement leaves the loop: only a `continue` goes round.
+  if (auto kids = a.children(lv.body); !kids.empty()) {
+    const std::string &last = t[kids.back().b].text;
+    endsExit = last == "return" || last == "break" || last == "co_return";
+  }
+  if (endsExit && (failureRound || unknownRound)) successExit = true;
+  // try { op(); return / break / done = true; } catch (…) { go round }
+  for (const TryInfo &ti : body.trys) {
+    if (a.opCalls(ti.block).empty()) continue;
+    bool round = false;
+    for (const Handler &h : ti.handlers) round |= h.goesRound;
+    if (!round) continue;
+    bool leaves = a.has(ti.block, true, false) || endsExit;
+    for (size_t i = cond.b; i < cond.e && !leaves; ++i)
+      if (isIdent(t[i]) && !writesOf(t, ti.block, t[i].text).empty()) leaves = true; // a success flag
+    (leaves ? tryRetry : tryRetryUnknown) = true;
+  }
+
+}
+
+void findCounter(Loop &L) {
+  const Tokens &t = L.t;
+  LoopView &lv = L.lv;
+  const std::string &kind = L.kind;
+  Range &cond = L.cond;
+  Range &inc = L.inc;
+  std::string &counter = L.counter;
+  bool &attemptNamed = L.attemptNamed;
+  bool &processing = L.processing;
+  // The attempt counter.
+  if (kind == "for") {
+    for (size_t i = inc.b; i < inc.e; ++i)
+      if (isIdent(t[i]) && (t.is(i + 1, "++") || t.is(i - 1, "++") || t.is(i + 1, "+="))) { counter = t[i].text; break; }
+  }
+  auto findInc = [&](Range r) -> std::string {
+    for (size_t i = r.b; i < r.e && i + 1 < t.size(); ++i) {
+      if (!isIdent(t[i]) || (i > 0 && (t.is(i - 1, ".") || t.is(i - 1, "->")))) continue;
+      if (t.is(i + 1, "++") || (i > 0 && t.is(i - 1, "++")) || (t.is(i + 1, "+=") && t.is(i + 2, "1"))) return t[i].text;
+    }
+    return "";
+  };
+  if (counter.empty()) counter = findInc(lv.body);
+  if (counter.empty() && kind != "for") counter = findInc(cond);
+  lv.counter = counter;
+  static const std::regex attemptName("attempt|retr|tries|try", std::regex::icase);
+  attemptNamed = !counter.empty() && std::regex_search(counter, attemptName);
+  // A processing loop walks a collection with its counter, or hands it to the operation
+  // (bind(port + i), Send(items[i])): each pass does something else, not the same thing again.
+  if (!counter.empty() && !attemptNamed) { // kDelays[attempt] is a backoff table, not a collection
+    for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
+      if ((t.is(i, "[") && mentions(t, {i + 1, t.close(i)}, counter)) ||
+          ((t[i].text == "at" || t[i].text == "get") && t.is(i + 1, "(") && mentions(t, {i + 2, t.close(i + 1)}, counter)))
+        processing = true;
+    static const std::regex sizeName("(size|length|count|num|end|empty)$", std::regex::icase);
+    for (size_t i = cond.b; i < cond.e; ++i) // v.size(), n->count, sk_X_num(gens): not a retry_count variable
+      if (isIdent(t[i]) && std::regex_search(t[i].text, sizeName) &&
+          (t.is(i + 1, "(") || t.is(i - 1, ".") || t.is(i - 1, "->")))
+        processing = true;
+  }
+}
+
+void findTestedOperations(Loop &L) {
+  const Tokens &t = L.t;
+  Analyzer &a = L.a;
+  Range &cond = L.cond;
+  Body &body = L.body;
+  std::set<std::string> &opVars = L.opVars;
+  std::vector<size_t> &testedOps = L.testedOps;
+  // The operations the loop's conditions test, directly or through the variables holding
+  // their results: the retried operation.
+  {
+    std::vector<Range> tested{cond};
+    for (const IfInfo &i : body.ifs) tested.push_back(i.cond);
+    for (Range c : tested)
+      for (size_t k : a.opCalls(c)) testedOps.push_back(k);
+    for (Range st : body.stmts) {
+      bool decides = false;
+      for (size_t k = st.b; k < st.e && !decides; ++k)
+        if (isIdent(t[k]) && opVars.count(t[k].text))
+          for (Range c : tested) decides |= mentions(t, c, t[k].text);
+      if (decides)
+        for (size_t k : a.opCalls(st)) testedOps.push_back(k);
+    }
+  }
+}
+
+void findChangingInputs(Loop &L) {
+  const Tokens &t = L.t;
+  Analyzer &a = L.a;
+  LoopView &lv = L.lv;
+  Range &inc = L.inc;
+  Body &body = L.body;
+  std::set<std::string> &opVars = L.opVars;
+  std::string &counter = L.counter;
+  bool &attemptNamed = L.attemptNamed;
+  bool &processing = L.processing;
+  std::vector<size_t> &testedOps = L.testedOps;
+  {
+    // Variables that change from pass to pass: the for-increment's, recurrences (x = f(x),
+    // x += …, --x), element writes (s[2] = c), and what is computed from them in the body.
+    // An operation that takes one of them (as an argument or as its object) is a different
+    // operation each time round: iteration, a search, a degraded request, not a retry.
+    std::set<std::string> changing, indexed;
+    // Statements of nested loops iterate on their own (an iterator walked in an inner loop).
+    std::vector<Range> nestedLoops;
+    for (size_t i = lv.body.b + 1; i < lv.body.e; ++i)
+      if (t[i].text == "for" || t[i].text == "while" || t[i].text == "do") {
+        size_t e = t.statementEnd(i);
+        nestedLoops.push_back({i, e});
+        i = std::max(i, e - 1);
+      }
+    auto inNested = [&](size_t i) {
+      for (Range r : nestedLoops)
+        if (r.b <= i && i < r.e) return true;
+      return false;
+    };
+    static const std::regex waitName("delay|backoff|wait|sleep|timeout|deadline|interval|budget|remaining", std::regex::icase);
+    // A result of the operation is not an input that changes; a value computed from one that
+    // changes is (gen = sk_value(gens, i)), force.
+    auto consider = [&](const std::string &v, bool force = false) {
+      if (v.empty() || (opVars.count(v) && !force) || (v == counter && attemptNamed) || std::regex_search(v, waitName)) return;
+      changing.insert(v);
+    };
+    for (size_t i = inc.b; i < inc.e; ++i)
+      if (isIdent(t[i]) && !t.is(i + 1, "(") && !t.is(i - 1, ".") && !t.is(i - 1, "->")) consider(t[i].text);
+    if (!counter.empty()) consider(counter);
+    for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
+      if (inNested(i)) continue;
+      if (!isIdent(t[i]) || t.is(i - 1, ".") || t.is(i - 1, "->") || t.is(i - 1, "::")) continue;
+      const std::string &n = t[i].text;
+      if (t.is(i + 1, "++") || t.is(i + 1, "--") || t.is(i - 1, "++") || t.is(i - 1, "--") || t.is(i + 1, "+=") ||
+          t.is(i + 1, "-=") || t.is(i + 1, "*=") || t.is(i + 1, "/="))
+        consider(n);
+      else if (t.is(i + 1, "[") && t.is(t.close(i + 1) + 1, "=")) consider(n);
+      else if (t.is(i + 1, "=") && mentions(t, {i + 2, t.statementEnd(i)}, n)) consider(n);
+    }
+    // `request = shouldRetry(status, *response);`, `cursor = page.next();`: the next pass sends
+    // what this pass's answer computed (a handshake, paging), not the same request again.
+    for (size_t i = lv.body.b + 1; i + 1 < lv.body.e; ++i) {
+      if (!isIdent(t[i]) || !t.is(i + 1, "=") || t.is(i - 1, ".") || t.is(i - 1, "->") || isIdent(t[i - 1]) ||
+          t.is(i - 1, ">") || t.is(i - 1, "*") || t.is(i - 1, "&") || inNested(i))
+        continue; // an assignment, not a declaration (a declaration in the loop is made fresh each pass)
+      size_t e = t.statementEnd(i);
+      bool fromAnswer = false;
+      for (const auto &v : opVars)
+        if (v != t[i].text && mentions(t, {i + 2, e}, v)) fromAnswer = true;
+      // carried from pass to pass: declared before the loop, not in its body
+      bool declaredInBody = false;
+      for (size_t k = lv.body.b + 1; k < lv.body.e && !declaredInBody; ++k)
+        declaredInBody = t[k].text == t[i].text && isIdent(t[k - 1]) && t[k - 1].text != "return" &&
+                         (t.is(k + 1, ";") || t.is(k + 1, "=") || t.is(k + 1, "(") || t.is(k + 1, "{"));
+      if (fromAnswer && !declaredInBody) consider(t[i].text, true);
+    }
+    // `addr.port = port;`: the object whose member is written from a changing value changes too.
+    for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
+      if (!t.is(i, "=") || i < 3) continue;
+      size_t root = i - 1;
+      while (root >= 2 && isIdent(t[root]) && (t.is(root - 1, ".") || t.is(root - 1, "->")) && isIdent(t[root - 2])) root -= 2;
+      if (root == i - 1 || !isIdent(t[root])) continue;
+      size_t e = t.statementEnd(i);
+      for (const auto &v : std::set<std::string>(changing))
+        if (mentions(t, {i + 1, e}, v)) { consider(t[root].text); break; }
+    }
+    for (int round = 0; round < 3; ++round) // derived: x = g(changing)
+      for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
+        if (!isIdent(t[i]) || !(t.is(i + 1, "=") || (t.is(i + 1, "(") && i > lv.body.b && isIdent(t[i - 1]) && !t.is(i - 1, "return"))) ||
+            changing.count(t[i].text) || t.is(i - 1, ".") || t.is(i - 1, "->"))
+          continue;
+        if (inNested(i)) continue;
+        size_t e = t.statementEnd(i);
+        for (const auto &v : std::set<std::string>(changing))
+          if (mentions(t, {i + 2, e}, v)) {
+            consider(t[i].text, true);
+            // g = groups[s % n], c = &sub_done(i)->cntl: an element chosen by the changing value
+            for (size_t k = i + 2; k < e; ++k) {
+              if (t.is(k, "[") && mentions(t, {k + 1, t.close(k)}, v)) indexed.insert(t[i].text);
+              if (t.is(k, "(") && k > 0 && isIdent(t[k - 1]))
+                for (Range arg : callArgs(t, k))
+                  if (arg.e == arg.b + 1 && t[arg.b].text == v) indexed.insert(t[i].text);
+            }
+            break;
+          }
+      }
+    // The retried operation: the tested calls, and those in a try block that goes round.
+    std::vector<size_t> decisive = testedOps;
+    for (const TryInfo &ti : body.trys)
+      for (size_t k : a.opCalls(ti.block)) decisive.push_back(k);
+    if (decisive.empty()) decisive = a.opCalls(lv.body);
+    for (size_t c : decisive) {
+      if (inNested(c)) continue;
+      Range args{c + 2, t.close(c + 1)};
+      size_t recv = c; // the object the call is made on: g->_rq.steal() -> g
+      while (recv >= 2 && (t.is(recv - 1, ".") || t.is(recv - 1, "->") || t.is(recv - 1, "::"))) {
+        recv -= 2;
+        if (t.is(recv, ")") || t.is(recv, "]")) break;
+      }
+      for (const auto &v : changing)
+        if (mentions(t, args, v) || (recv < c && t[recv].text == v && (v == counter || indexed.count(v)))) processing = true;
+    }
+  }
+
+}
+
+// Is it a retry? It leaves when the operation succeeded and goes round when it failed, and
+// something shows it is no spin.
+bool isRetryLoop(Loop &L) {
+  const Tokens &t = L.t;
+  Analyzer &a = L.a;
+  LoopView &lv = L.lv;
+  Range &cond = L.cond;
+  Body &body = L.body;
+  bool &canExit = L.canExit;
+  bool &successExit = L.successExit;
+  bool &failureExit = L.failureExit;
+  bool &unknownExit = L.unknownExit;
+  bool &failureRound = L.failureRound;
+  bool &successRound = L.successRound;
+  bool &unknownRound = L.unknownRound;
+  bool &tryRetry = L.tryRetry;
+  bool &tryRetryUnknown = L.tryRetryUnknown;
+  std::string &counter = L.counter;
+  bool &attemptNamed = L.attemptNamed;
+  bool &processing = L.processing;
+  a.walk(lv.body, body);
+  findOperation(L);
+  readBranches(L);
+  findCounter(L);
+  findTestedOperations(L);
+  findChangingInputs(L);
+
+  // Evidence that the repetition is a retry and not a spin: a wait, a counter that bounds it,
+  // a caught failure that goes round, or names that say so.
+  bool waits = false, named = attemptNamed;
+  for (size_t i = lv.body.b; i < lv.body.e; ++i) {
+    if (!isIdent(t[i])) continue;
+    std::string l = lower(t[i].text);
+    // A timed wait; `cv.wait(lock)` / `sem_wait(&s)` block until notified: no backoff, no retry evidence.
+    if ((l.find("sleep") != std::string::npos || (l.rfind("wait", 0) == 0 && l != "wait")) && t.is(i + 1, "(")) waits = true;
+    // A name that speaks of retrying or backing off (ShouldRetry(), opts.retry_delay, backoff_ms);
+    // "attempt" only as the counter (`moves_attempted_this_round_for_test_` counts something else).
+    if ((l.find("retr") != std::string::npos || l.find("backoff") != std::string::npos) && l.find("eintr") == std::string::npos)
+      named = true;
+  }
+  bool counted = false;
+  if (!counter.empty()) {
+    counted = findCompare(t, cond, counter).has_value();
+    for (const IfInfo &i : body.ifs) counted |= i.exits && findCompare(t, i.cond, counter).has_value();
+  }
+
+  // `if (p) { …; break; } CHECK(false) << "cannot allocate";`: the way round ends the process.
+  bool fatalRound = false;
+  for (Range st : a.children(lv.body)) fatalRound |= a.fatal(st.b);
+  // A worker: the pass starts by blocking for the next event or item (`_fetch_events()`,
+  // `queue.pop()`, `cv.wait_for(…)`); a failure there is handed back, not re-issued.
+  bool worker = false;
+  if (auto kids = a.children(lv.body); !kids.empty()) {
+    static const std::regex next("fetch_?events|^wait_?for$|dequeue|^pop|^take$|next_?event|^receive|^recv$|get_?next",
+                                 std::regex::icase);
+    Range first = kids.front();
+    for (size_t i = first.b; i + 1 < first.e && !worker; ++i)
+      worker = isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, next);
+  }
+  bool isRetry = false;
+  if (worker) {
+    isRetry = false;
+  } else if (fatalRound && !failureRound) {
+    isRetry = false;
+  } else if (failureExit && !failureRound && !unknownRound && !tryRetry && !waits && !named) {
+    isRetry = false; // `if (n < 0) return error;`: failures leave, the loop goes on after success (a stream)
+  } else if (successExit || tryRetry) {
+    isRetry = waits || counted || named || tryRetry;
+  } else if (!failureExit && !successRound && (unknownExit || unknownRound || tryRetryUnknown)) {
+    isRetry = named; // polarity unknown: only a loop that says it retries
+  }
+  return isRetry && canExit && !processing;
+
+}
+
+// The retry loop as a policy: where it is, whose it is, what a loop has no field for.
+RetryPolicy policyOf(Loop &L, std::map<std::string, int> &perFunction) {
+  const Tokens &t = L.t;
+  ExtractContext &cx = L.cx;
+  LoopView &lv = L.lv;
+  const size_t kw = L.kw;
+  std::string &counter = L.counter;
+  RetryPolicy p;
+  p.format = std::string(kFormat);
+  std::string fname = functionName(t, lv.fn.b);
+  int index = perFunction[fname]++;
+  p.component = "retry loop in " + (fname.empty() ? std::string("(file scope)") : fname + "()");
+  p.anchor = "cpp/" + (fname.empty() ? std::string("-") : fname) + "/loop[" + std::to_string(index) + "]";
+  p.where = spanOf(cx, t, kw, kw + 1);
+  markTestCode(cx, fname, p);
+
+  p.attempt_variable = counter;
+  p.attempts_field = ""; // counted from the loop, no field: "3 attempts", total tries incl. the first
+  p.attempts_count_retries = false;
+  p.per_try_timeout.origin = Origin::NotApplicable;
+  p.overall_deadline.origin = Origin::NotApplicable;
+  p.budget.origin = Origin::NotApplicable;
+  p.adaptive_rate_limit.origin = Origin::NotApplicable;
+  p.max_attempts.origin = Origin::Unknown;
+  return p;
+}
+
+void judgeWhatIsRetried(Loop &L, RetryPolicy &p) {
+  const Tokens &t = L.t;
+  LoopView &lv = L.lv;
+  const size_t kw = L.kw;
+  Body &body = L.body;
+  std::vector<size_t> &testedOps = L.testedOps;
+  // What is retried decides whose load the retries add to. A local resource (an in-process
+  // queue, a syscall that said EAGAIN, a local subprocess, libuv, an allocation) loads nothing
+  // remote; an attempt on a newly chosen connection or node is failover. Both are advice.
+  if (!p.advisory) {
+    static const std::regex again("^E(AGAIN|WOULDBLOCK|INTR|OVERCROWDED)$");
+    static const std::regex failover("^_?(fetch|pick|choose|select_?(node|server|host)|next_?(node|host|server|endpoint)|"
+                                     "ExtractOrCreate|get_?node|_get_node|acquire_?conn)",
+                                     std::regex::icase);
+    bool allLocal = !testedOps.empty(), eagain = false, pick = false;
+    // Calls in a local operation's arguments make what it is given (`WriteFile(path, Script())`).
+    std::vector<Range> localArgs;
+    for (size_t k : testedOps)
+      if (isLocalOperation(t[k].text)) localArgs.push_back({k + 1, t.close(k + 1)});
+    // A test that neither leaves nor goes round (`if (out.empty())` after success) handles the
+    // result: it says nothing about what is retried.
+    std::vector<Range> handling;
+    for (const IfInfo &i : body.ifs)
+      if (!i.exits && !i.continues) handling.push_back(i.cond);
+    for (size_t k : testedOps) {
+      bool skip = false;
+      for (Range r : localArgs) skip |= r.b < k && k < r.e;
+      for (Range r : handling) skip |= r.b <= k && k < r.e;
+      if (!skip) allLocal &= isLocalOperation(t[k].text);
+    }
+    for (size_t i = lv.body.b; i < lv.body.e; ++i) {
+      if (isIdent(t[i]) && std::regex_match(t[i].text, again)) eagain = true;
+      if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, failover)) pick = true;
+    }
+    for (size_t k : testedOps) {
+      std::string l = lower(t[k].text);
+      if (l.find("try_lock") != std::string::npos || l.find("trylock") != std::string::npos ||
+          l.find("try_acquire") != std::string::npos || l.find("tryacquire") != std::string::npos)
+        p.waits_for_lock = true;
+    }
+    if (allLocal || eagain) {
+      p.advisory = true;
+      p.used_by = "a local resource: nothing remote takes the retries";
+    } else if (pick) {
+      p.advisory = true;
+      p.used_by = "each attempt goes to a newly chosen connection or node";
+    }
+  }
+  // A random sleep before the loop starts each caller at a phase of its own; a failure is seen
+  // at that phase and a fixed interval keeps the retry there, so callers do not retry in step.
+  if (randomWaitIn(t, {lv.fn.b, kw})) {
+    p.crowd = Crowd::OutOfStep;
+    p.crowd_why = "a random wait before the loop starts each caller at its own phase, and a schedule without randomness keeps it there";
+  }
+
+}
+
+void countAttempts(Loop &L, RetryPolicy &p) {
+  const Tokens &t = L.t;
+  const FileFacts &facts = L.facts;
+  Analyzer &a = L.a;
+  ExtractContext &cx = L.cx;
+  LoopView &lv = L.lv;
+  const std::string &kind = L.kind;
+  const size_t kw = L.kw;
+  Range &init = L.init;
+  Range &cond = L.cond;
+  Body &body = L.body;
+  bool &trivialCond = L.trivialCond;
+  std::string &counter = L.counter;
+  const std::function<bool(Range)> &refersToOp = L.lv.refersToOp;
+  // Attempts.
+  auto startValue = [&]() -> std::optional<long long> {
+    Range scope = kind == "for" ? init : Range{lv.fn.b, kw};
+    auto ws = writesOf(t, scope, counter);
+    for (auto it = ws.rbegin(); it != ws.rend(); ++it)
+      if (it->op == "=") return a.eval(it->value, facts.constants);
+    if (kind == "for") { // declared before the loop
+      auto before = writesOf(t, {lv.fn.b, kw}, counter);
+      for (auto it = before.rbegin(); it != before.rend(); ++it)
+        if (it->op == "=") return a.eval(it->value, facts.constants);
+    }
+    return std::nullopt;
+  };
+  bool bounded = false;
+  if (!counter.empty()) {
+    auto start = startValue();
+    if (auto c = findCompare(t, cond, counter)) {
+      bounded = true;
+      auto bound = a.eval(c->bound, facts.constants);
+      if (bound && start) {
+        long long n = -1;
+        if (c->op == "<" || c->op == "!=") n = *bound - *start;
+        else if (c->op == "<=") n = *bound - *start + 1;
+        if (n >= 0 && (c->preInc || c->postInc)) n += (kind == "do" ? 1 : 0) + (c->preInc ? -1 : 0);
+        if (n >= 1 && n <= 1000000)
+          p.max_attempts = written(std::optional<int>(static_cast<int>(n)), spanOf(cx, t, c->bound.b, c->bound.e));
+      }
+    } else {
+      for (const IfInfo &i : body.ifs) {
+        if (!i.exits) continue;
+        auto c = findCompare(t, i.cond, counter);
+        if (!c) continue;
+        bounded = true;
+        auto bound = a.eval(c->bound, facts.constants);
+        if (!bound || !start) break;
+        long long n = -1;
+        if (c->op == ">=" || c->op == "==") n = *bound - *start;
+        else if (c->op == ">") n = *bound - *start + 1;
+        if (n < 0) break;
+        bool incBefore = c->preInc;
+        for (size_t k = lv.body.b; k < i.kw && !incBefore; ++k)
+          if (t[k].text == counter && (t.is(k + 1, "++") || t.is(k - 1, "++") || t.is(k + 1, "+="))) incBefore = true;
+        bool opBefore = !a.opCalls({lv.body.b, i.kw}).empty();
+        if (c->postInc || (!incBefore && opBefore)) n += 1;
+        if (n >= 1 && n <= 1000000)
+          p.max_attempts = written(std::optional<int>(static_cast<int>(n)), spanOf(cx, t, c->bound.b, c->bound.e));
+        break;
+      }
+    }
+  }
+  if (!bounded) {
+    bool limited = false;
+    auto scan = [&](Range r) {
+      for (size_t i = r.b; i < r.e; ++i)
+        if (isIdent(t[i]) && isLimitName(t[i].text)) limited = true;
+    };
+    if (!trivialCond) {
+      if (kind == "for" || !refersToOp(cond)) limited = true;
+      scan(cond);
+    }
+    for (const IfInfo &i : body.ifs) {
+      if (!i.exits && !i.continues) continue;
+      // `if (Now() < deadline) continue;` bounds the way round as `if (Now() > deadline) break;` does.
+      scan(i.cond);
+      if (!i.exits) continue;
+      // `request = shouldRetry(status); if (request == nullptr) throw …;`: a policy decides.
+      for (size_t k = i.cond.b; k < i.cond.e; ++k)
+        if (isIdent(t[k]) && !t.is(k + 1, "("))
+          for (const Write &w : writesOf(t, lv.body, t[k].text)) scan(w.value);
+    }
+    // `if (++retries > max_retry) throw …;` anywhere in the body (a nested loop included).
+    for (size_t i = lv.body.b; i + 1 < lv.body.e && !limited; ++i) {
+      if (!t.is(i, "if") || !t.is(i + 1, "(")) continue;
+      Range c{i + 2, t.close(i + 1)};
+      bool counts = false;
+      for (size_t k = c.b; k < c.e; ++k)
+        counts |= (t.is(k, "++") || t.is(k + 1, "++")) && isIdent(t[k + (t.is(k, "++") ? 1 : 0)]);
+      for (size_t k = c.b; k < c.e && !counts; ++k) // `++retries;` earlier, `if (retries > max)` here
+        if (isIdent(t[k]))
+          for (size_t m = lv.body.b; m + 1 < lv.body.e && !counts; ++m)
+            counts = t[m].text == t[k].text && (t.is(m + 1, "++") || t.is(m - 1, "++")) && !t.is(m - 1, ".");
+      bool compares = false;
+      for (size_t k = c.b; k < c.e; ++k) compares |= t.is(k, ">") || t.is(k, ">=") || t.is(k, "==");
+      size_t te = t.statementEnd(c.e + 1);
+      bool leaves = false;
+      for (size_t k = c.e + 1; k < te; ++k) leaves |= t.is(k, "throw") || t.is(k, "return");
+      if (counts && compares && leaves) limited = true;
+    }
+    // ASSERT_LT(tries, kMax) returns from a test; CHECK_LT(tries, kMax) aborts.
+    if (!counter.empty())
+      for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
+        if (isIdent(t[i]) && t.is(i + 1, "(") &&
+            (t[i].text.rfind("ASSERT_", 0) == 0 || t[i].text.rfind("CHECK_", 0) == 0 || t[i].text == "CHECK") &&
+            mentions(t, {i + 2, t.close(i + 1)}, counter))
+          limited = true;
+    if (!limited) {
+      Span w = trivialCond ? (cond.b < cond.e ? spanOf(cx, t, cond.b, cond.e) : spanOf(cx, t, kw, kw + 1))
+                           : spanOf(cx, t, cond.b, cond.e);
+      p.max_attempts = written(std::optional<int>(), w);
+    }
+  }
+}
+
+void readCatchClauses(Loop &L, RetryPolicy &p) {
+  const Tokens &t = L.t;
+  ExtractContext &cx = L.cx;
+  Body &body = L.body;
+  // What is retried: catch clauses that go round again.
+  for (const TryInfo &ti : body.trys) {
+    for (const Handler &h : ti.handlers) {
+      if (!h.goesRound) continue;
+      Condition c;
+      c.kind = Condition::Kind::ErrorName;
+      c.where = spanOf(cx, t, h.kw, h.decl.e + 1);
+      std::string decl = t.join(h.decl.b, h.decl.e);
+      if (decl == "...") {
+        c.catch_all = true;
+        c.text = "catch (...)";
+      } else {
+        c.text = "catch (" + decl + ")";
+        for (size_t i = h.decl.b; i < h.decl.e; ++i)
+          if (t[i].text == "exception" && (i == h.decl.b || !t.is(i - 1, "::") || t[i - 2].text == "std"))
+            c.catch_all = true;
+      }
+      p.retry_on.push_back(std::move(c));
+    }
+  }
+}
+
+void readHttpStatuses(Loop &L, RetryPolicy &p) {
+  const Tokens &t = L.t;
+  ExtractContext &cx = L.cx;
+  Body &body = L.body;
+  // HTTP statuses: exits on success (or give-up) remove statuses; retry branches add them.
+  {
+    std::vector<bool> exitSet(600, false), retrySet(600, false);
+    bool anyExit = false, anyRetry = false;
+    size_t firstWhere = 0;
+    bool whereSet = false;
+    for (const IfInfo &i : body.ifs) {
+      auto s = statusSet(t, i.cond);
+      if (!s) continue;
+      if (!whereSet || (!i.exits && !anyRetry)) { firstWhere = i.kw; whereSet = true; }
+      if (i.exits && !i.continues) { anyExit = true; for (int c = 0; c < 600; ++c) exitSet[c] = exitSet[c] || (*s)[c]; }
+      else { anyRetry = true; for (int c = 0; c < 600; ++c) retrySet[c] = retrySet[c] || (*s)[c]; }
+    }
+    if (anyExit || anyRetry) {
+      int lo = -1, hi = -1;
+      for (int c = 400; c < 500; ++c) {
+        bool retried = (anyRetry ? retrySet[c] : true) && !exitSet[c];
+        if (retried && httpCodeIsPermanent(c)) { if (lo < 0) lo = c; hi = c; }
+      }
+      if (lo >= 0) {
+        Condition c;
+        c.kind = Condition::Kind::HttpStatus;
+        const IfInfo *src = nullptr;
+        for (const IfInfo &i : body.ifs) if (i.kw == firstWhere) src = &i;
+        c.text = src ? t.join(src->cond.b, src->cond.e) : "HTTP status";
+        c.where = src ? spanOf(cx, t, src->cond.b, src->cond.e) : p.where;
+        c.http_lo = lo;
+        c.http_hi = hi;
+        p.retry_on.push_back(std::move(c));
+      }
+    }
+  }
+
+}
+
+void readGrpcCodes(Loop &L, RetryPolicy &p) {
+  const Tokens &t = L.t;
+  ExtractContext &cx = L.cx;
+  Range &cond = L.cond;
+  Body &body = L.body;
+  bool &trivialCond = L.trivialCond;
+  bool &endsExit = L.endsExit;
+  // gRPC status codes: `if (st.error_code() == grpc::StatusCode::PERMISSION_DENIED) continue;`
+  // retries that code; `if (code == UNAVAILABLE) { sleep; continue; }` retries a transient one.
+  // A branch that goes round (or does not leave) on `== CODE` retries CODE; a leaving branch
+  // on `!= CODE`, or a loop condition `while (code == CODE)`, retries CODE too.
+  {
+    auto grpcCode = [&](Range r, bool &equal) -> std::optional<std::pair<int, size_t>> {
+      for (size_t i = r.b; i < r.e; ++i) {
+        if (!isIdent(t[i])) continue;
+        auto code = grpcCodeFromName(t[i].text);
+        if (!code || *code == 0) continue;
+        // only as a qualified enumerator or compared with a status/code value
+        bool qualified = t.is(i - 1, "::") && (t[i - 2].text == "StatusCode" || t[i - 2].text == "grpc");
+        size_t rel = SIZE_MAX;
+        for (size_t k = r.b; k < r.e; ++k)
+          if (t.is(k, "==") || t.is(k, "!=")) { rel = k; break; }
+        if (rel == SIZE_MAX) continue;
+        bool statusSide = false;
+        for (size_t k = r.b; k < rel; ++k) {
+          std::string l = lower(t[k].text);
+          statusSide |= l.find("code") != std::string::npos || l.find("status") != std::string::npos;
+        }
+        if (!qualified && !statusSide) continue;
+        equal = t.is(rel, "==");
+        return std::pair{*code, i};
+      }
+      return std::nullopt;
+    };
+    auto addGrpc = [&](int code, size_t at, Range cond) {
+      Condition c;
+      c.kind = Condition::Kind::GrpcStatus;
+      c.grpc_code = code;
+      c.text = t.join(cond.b, cond.e);
+      c.where = spanOf(cx, t, at, at + 1);
+      c.may_have_been_processed = grpcCodeMayHaveBeenProcessed(code);
+      if (c.may_have_been_processed) c.why_processed = grpcCodeName(code) + " can follow a call the server already acted on";
+      p.retry_on.push_back(std::move(c));
+    };
+    for (const IfInfo &i : body.ifs) {
+      // split `a || b` conditions into their parts
+      std::vector<Range> parts;
+      size_t b = i.cond.b;
+      for (size_t k = i.cond.b; k <= i.cond.e; ++k) {
+        if (k < i.cond.e && (t.is(k, "(") || t.is(k, "["))) { k = t.close(k); continue; }
+        if (k == i.cond.e || t.is(k, "||")) { parts.push_back({b, k}); b = k + 1; }
+      }
+      for (Range part : parts) {
+        bool equal = false;
+        auto got = grpcCode(part, equal);
+        if (!got) continue;
+        const bool goesRound = i.continues || !i.exits;
+        if ((equal && goesRound && (i.continues || !endsExit)) || (!equal && i.exits && !i.continues))
+          addGrpc(got->first, got->second, part);
+      }
+    }
+    if (!trivialCond) {
+      bool equal = false;
+      if (auto got = grpcCode(cond, equal); got && equal) addGrpc(got->first, got->second, cond);
+    }
+  }
+
+}
+
+void findNonIdempotentRequests(Loop &L, RetryPolicy &p) {
+  const Tokens &t = L.t;
+  ExtractContext &cx = L.cx;
+  LoopView &lv = L.lv;
+  Body &body = L.body;
+  // Non-idempotent requests sent by the loop (RL403): POST or PATCH through cpr, libcurl, Beast,
+  // cpprestsdk, or a method string, in the loop or where the request is built before it.
+  {
+    auto methodAt = [&](size_t i) -> std::optional<std::string> {
+      const std::string &k = t[i].text;
+      if (t[i].kind == Tok::String) {
+        if (k == "\"POST\"" || k == "\"PATCH\"") return k.substr(1, k.size() - 2);
+        return std::nullopt;
+      }
+      if (!isIdent(t[i])) return std::nullopt;
+      if ((k == "Post" || k == "Patch" || k == "PostAsync" || k == "PatchAsync") && t.is(i - 1, "::") && t[i - 2].text == "cpr")
+        return k.rfind("Post", 0) == 0 ? "POST" : "PATCH";
+      if (k == "CURLOPT_POST" || k == "CURLOPT_POSTFIELDS" || k == "CURLOPT_COPYPOSTFIELDS") return std::string("POST");
+      if ((k == "post" || k == "patch") && t.is(i - 1, "::") && t[i - 2].text == "verb") return k == "post" ? "POST" : "PATCH";
+      if ((k == "POST" || k == "PATCH") && t.is(i - 1, "::") && (t[i - 2].text == "methods" || t[i - 2].text == "verb" ||
+                                                                t[i - 2].text == "HttpMethod" || t[i - 2].text == "Method"))
+        return k;
+      return std::nullopt;
+    };
+    for (size_t i = lv.fn.b; i < lv.body.e && p.methods.empty(); ++i)
+      if (auto m = methodAt(i)) p.methods.push_back(written(*m, spanOf(cx, t, i, i + 1)));
+    if (!p.methods.empty()) {
+      // What sends it again: 5xx statuses, exceptions (a timeout), or any failed call.
+      bool statusRetry = false;
+      for (const IfInfo &i : body.ifs)
+        if (auto st = statusSet(t, i.cond)) {
+          bool round = i.continues || !i.exits;
+          for (int code = 500; code < 600 && round; ++code)
+            if ((*st)[code] && httpCodeMayHaveBeenProcessed(code)) {
+              Condition c;
+              c.kind = Condition::Kind::HttpStatus;
+              c.text = t.join(i.cond.b, i.cond.e);
+              c.where = spanOf(cx, t, i.cond.b, i.cond.e);
+              c.http_lo = 500;
+              c.http_hi = 599;
+              c.may_have_been_processed = true;
+              c.why_processed = "a 5xx can come after the server acted on the request";
+              p.retry_on.push_back(std::move(c));
+              statusRetry = true;
+              break;
+            }
+        }
+      bool caught = false;
+      if (!statusRetry)
+        for (Condition &c : p.retry_on)
+          if (c.kind == Condition::Kind::ErrorName) {
+            caught = true;
+            c.may_have_been_processed = true;
+            c.why_processed = "an exception from the call (a timeout, a dropped connection) can come after the server acted";
+          }
+      if (!statusRetry && !caught && p.retry_on.empty()) { // `if (resp.ok()) return; sleep;`: every failure
+        Condition c;
+        c.kind = Condition::Kind::Transport;
+        c.text = "any failure";
+        c.where = p.where;
+        c.may_have_been_processed = true;
+        c.why_processed = "a failed call (a timeout, a dropped connection) may already have been acted on";
+        p.retry_on.push_back(std::move(c));
+      }
+    }
+  }
+
+}
+
+void findCounterDerivedVariables(Loop &L) {
+  const Tokens &t = L.t;
+  LoopView &lv = L.lv;
+  std::string &counter = L.counter;
+  // Variables derived from the counter inside the loop (for logs).
+  if (!counter.empty()) {
+    std::vector<std::string> known{counter};
+    for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
+      if (!isIdent(t[i]) || !t.is(i + 1, "=") || i == lv.body.b || !isIdent(t[i - 1])) continue;
+      size_t e = t.statementEnd(i);
+      for (const auto &k : known)
+        if (mentions(t, {i + 2, e}, k)) { known.push_back(t[i].text); lv.derived.push_back(t[i].text); break; }
+    }
+  }
+
+}
+
+void findIdempotencyKeys(Loop &L, RetryPolicy &p) {
+  const Tokens &t = L.t;
+  ExtractContext &cx = L.cx;
+  LoopView &lv = L.lv;
+  // Idempotency keys made per attempt.
+  {
+    std::map<std::string, size_t> madeHere; // loop-local variable -> the generator token
+    for (size_t i = lv.body.b; i + 2 < lv.body.e; ++i) {
+      if (!isIdent(t[i]) || !t.is(i + 1, "=") || !isIdent(t[i - 1])) continue;
+      size_t e = t.statementEnd(i);
+      for (size_t k = i + 2; k < e; ++k)
+        if (isIdent(t[k]) && isRandomName(t[k].text) && t.is(k + 1, "(")) { madeHere[t[i].text] = k; break; }
+    }
+    bool keySeen = false;
+    for (size_t i = lv.fn.b; i < lv.fn.e; ++i) keySeen |= isKeyName(t[i]);
+    p.idempotency_key = keySeen;
+    std::set<size_t> reported;
+    for (size_t i = lv.body.b; i < lv.body.e; ++i) {
+      if (!isKeyName(t[i])) continue;
+      // the statement around the mention
+      size_t sb = i;
+      while (sb > lv.body.b && !t.is(sb - 1, ";") && !t.is(sb - 1, "{") && !t.is(sb - 1, "}")) --sb;
+      size_t se = i;
+      while (se < lv.body.e && !t.is(se, ";")) { if (t.is(se, "(") || t.is(se, "{")) se = t.close(se); ++se; }
+      std::optional<size_t> gen;
+      for (size_t k = sb; k < se && !gen; ++k) {
+        if (isIdent(t[k]) && isRandomName(t[k].text) && t.is(k + 1, "(")) gen = k;
+        else if (isIdent(t[k]) && madeHere.count(t[k].text) && madeHere[t[k].text] < sb) gen = madeHere[t[k].text];
+      }
+      if (gen && reported.insert(*gen).second) p.keys_made_per_attempt.push_back(spanOf(cx, t, *gen, *gen + 1));
+      i = std::max(i, se);
+    }
+  }
+
+}
+
+} // namespace
+
 void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
   FileFacts facts = given;
   for (const LoopSite &l : droppedLoops(t, given)) facts.loops.push_back(l);
@@ -506,728 +1423,19 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
   for (const LoopSite &site : facts.loops) {
     size_t kw = t.at(site.keyword_offset);
     if (kw == std::string::npos || !seen.insert(kw).second) continue;
-    const std::string kind = t[kw].text;
-    if (kind != "for" && kind != "while" && kind != "do") continue;
-
-    LoopView lv{t, {}, {}, {}, {}, {}, facts.constants, &facts, {}, false};
-    size_t fb = t.at(site.fn_begin);
-    lv.fn = fb == std::string::npos ? Range{0, t.size()} : Range{fb, std::min(t.close(fb) + 1, t.size())};
-    // Header and body.
-    if (kind == "do") {
-      size_t be = t.statementEnd(kw + 1);
-      lv.body = {kw + 1, be};
-      if (!t.is(be, "while") || !t.is(be + 1, "(")) continue;
-      lv.header = {be + 2, t.close(be + 1)};
-    } else {
-      if (!t.is(kw + 1, "(")) continue;
-      lv.header = {kw + 2, t.close(kw + 1)};
-      lv.body = {lv.header.e + 1, t.statementEnd(lv.header.e + 1)};
-    }
-    if (lv.body.e > t.size() || lv.header.e > t.size()) continue;
-
-    // for (init; cond; inc)
-    Range init{lv.header.b, lv.header.b}, cond = lv.header, inc{lv.header.e, lv.header.e};
-    if (kind == "for") {
-      std::vector<size_t> semis;
-      bool rangeFor = false;
-      for (size_t i = lv.header.b; i < lv.header.e; ++i) {
-        const std::string &s = t[i].text;
-        if (s == "(" || s == "[" || s == "{") { i = t.close(i); continue; }
-        if (s == ";") semis.push_back(i);
-        if (s == ":" ) rangeFor = true;
-      }
-      if (semis.size() != 2 || (rangeFor && semis.empty())) continue; // range-for: iteration, not retry
-      init = {lv.header.b, semis[0]};
-      cond = {semis[0] + 1, semis[1]};
-      inc = {semis[1] + 1, lv.header.e};
-    }
-
-    Body body;
-    a.walk(lv.body, body);
-
-    // The operation: calls whose outcome decides between leaving and going round.
-    std::set<std::string> opVars;
-    auto collectOpVars = [&](Range s) {
-      auto calls = a.opCalls(s);
-      if (calls.empty()) return;
-      for (size_t i = s.b; i + 1 < s.e; ++i)
-        if (isIdent(t[i]) && (t[i + 1].text == "=" ) && i < calls.front() && !t.is(i - 1, ".") && !t.is(i - 1, "->"))
-          opVars.insert(t[i].text);
-    };
-    for (Range s : body.stmts) collectOpVars(s);
-    // Out-parameters hold the outcome too: connect(ep, ec); if (!ec) …; Call(&status).
-    for (Range s : body.stmts)
-      for (size_t c : a.opCalls(s))
-        for (Range arg : callArgs(t, c + 1)) {
-          size_t b = arg.b;
-          bool address = t.is(b, "&");
-          if (address) ++b;
-          if (b + 1 != arg.e || !isIdent(t[b])) continue;
-          bool declaredHere = false;
-          for (const Write &w : writesOf(t, {lv.body.b, c}, t[b].text)) declaredHere |= w.declared;
-          // `ErrorCode ec;` has no initialiser: a declaration is a type name then the variable.
-          for (size_t k = lv.body.b + 1; k < c && !declaredHere; ++k)
-            declaredHere = t[k].text == t[b].text && isIdent(t[k - 1]) && t.is(k + 1, ";");
-          if (address || declaredHere) opVars.insert(t[b].text);
-        }
-    auto refersToOp = [&](Range r) {
-      if (!a.opCalls(r).empty()) return true;
-      for (const auto &v : opVars) if (mentions(t, r, v)) return true;
-      return false;
-    };
-
-    const bool trivialCond = cond.b >= cond.e || (cond.e == cond.b + 1 && (t[cond.b].text == "true" || t[cond.b].text == "1"));
-    const bool canExit = !trivialCond || a.has(lv.body, true, false);
-
-    // ---- Is it a retry? It leaves when the operation succeeded and goes round when it failed. ----
-    // A loop that goes round after success too (a consumer, a server, periodic work, a stream) is
-    // not, whatever its names; names only decide where the conditions' polarity is unknown.
-    auto outcome = [&](Range c) { return conditionOutcome(t, c, refersToOp, &facts); };
-    bool successExit = false, failureExit = false, unknownExit = false;
-    bool failureRound = false, successRound = false, unknownRound = false;
-    // What a leaving branch hands back says which way it leaves: `return Status(EINVAL, …)`,
-    // `return false`, `return -1`, `throw` leave on failure, whatever the condition looked like.
-    auto leavesWithError = [&](Range then) {
-      static const std::regex errorish("error|err|fail|invalid|status\\s*\\(\\s*e[a-z]", std::regex::icase);
-      for (size_t k = then.b; k < then.e; ++k) {
-        if (t.is(k, "throw")) return true;
-        if (!t.is(k, "return")) continue;
-        size_t e = k + 1;
-        while (e < then.e && !t.is(e, ";")) ++e;
-        if (e == k + 2 && (t[k + 1].text == "false" || t[k + 1].text == "nullptr" || t[k + 1].text == "NULL")) return true;
-        if (e == k + 3 && t.is(k + 1, "-") && t[k + 2].kind == Tok::Number) return true;
-        std::string ret = t.join(k + 1, e);
-        if (std::regex_search(ret, errorish)) return true;
-        return false;
-      }
-      return false;
-    };
-    for (const IfInfo &i : body.ifs) {
-      if (!refersToOp(i.cond)) continue;
-      Outcome o = outcome(i.cond);
-      if (i.exits && !i.continues && o != Outcome::Failure && leavesWithError(i.then)) o = Outcome::Failure;
-      if (i.exits && !i.continues) {
-        (o == Outcome::Success ? successExit : o == Outcome::Failure ? failureExit : unknownExit) = true;
-      } else if (i.continues) {
-        (o == Outcome::Failure ? failureRound : o == Outcome::Success ? successRound : unknownRound) = true;
-      }
-    }
-    if (!trivialCond && refersToOp(cond)) { // while (!connect()), do { … } while (!st.ok())
-      const Outcome o = outcome(cond);
-      if (o == Outcome::Failure) {
-        successExit = failureRound = true;
-        lv.body_after_failure = kind != "do"; // a do-body runs before its first test
-      }
-      else if (o == Outcome::Success) successRound = true; // while (queue.pop(item)): a consumer
-      else unknownExit = true;
-    }
-    // The body's last statement leaves the loop: only a `continue` goes round.
-    bool endsExit = false;
-    if (auto kids = a.children(lv.body); !kids.empty()) {
-      const std::string &last = t[kids.back().b].text;
-      endsExit = last == "return" || last == "break" || last == "co_return";
-    }
-    if (endsExit && (failureRound || unknownRound)) successExit = true;
-    // try { op(); return / break / done = true; } catch (…) { go round }
-    bool tryRetry = false, tryRetryUnknown = false;
-    for (const TryInfo &ti : body.trys) {
-      if (a.opCalls(ti.block).empty()) continue;
-      bool round = false;
-      for (const Handler &h : ti.handlers) round |= h.goesRound;
-      if (!round) continue;
-      bool leaves = a.has(ti.block, true, false) || endsExit;
-      for (size_t i = cond.b; i < cond.e && !leaves; ++i)
-        if (isIdent(t[i]) && !writesOf(t, ti.block, t[i].text).empty()) leaves = true; // a success flag
-      (leaves ? tryRetry : tryRetryUnknown) = true;
-    }
-
-    // The attempt counter.
-    std::string counter;
-    if (kind == "for") {
-      for (size_t i = inc.b; i < inc.e; ++i)
-        if (isIdent(t[i]) && (t.is(i + 1, "++") || t.is(i - 1, "++") || t.is(i + 1, "+="))) { counter = t[i].text; break; }
-    }
-    auto findInc = [&](Range r) -> std::string {
-      for (size_t i = r.b; i < r.e && i + 1 < t.size(); ++i) {
-        if (!isIdent(t[i]) || (i > 0 && (t.is(i - 1, ".") || t.is(i - 1, "->")))) continue;
-        if (t.is(i + 1, "++") || (i > 0 && t.is(i - 1, "++")) || (t.is(i + 1, "+=") && t.is(i + 2, "1"))) return t[i].text;
-      }
-      return "";
-    };
-    if (counter.empty()) counter = findInc(lv.body);
-    if (counter.empty() && kind != "for") counter = findInc(cond);
-    lv.counter = counter;
-    static const std::regex attemptName("attempt|retr|tries|try", std::regex::icase);
-    const bool attemptNamed = !counter.empty() && std::regex_search(counter, attemptName);
-    // A processing loop walks a collection with its counter, or hands it to the operation
-    // (bind(port + i), Send(items[i])): each pass does something else, not the same thing again.
-    bool processing = false;
-    if (!counter.empty() && !attemptNamed) { // kDelays[attempt] is a backoff table, not a collection
-      for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
-        if ((t.is(i, "[") && mentions(t, {i + 1, t.close(i)}, counter)) ||
-            ((t[i].text == "at" || t[i].text == "get") && t.is(i + 1, "(") && mentions(t, {i + 2, t.close(i + 1)}, counter)))
-          processing = true;
-      static const std::regex sizeName("(size|length|count|num|end|empty)$", std::regex::icase);
-      for (size_t i = cond.b; i < cond.e; ++i) // v.size(), n->count, sk_X_num(gens): not a retry_count variable
-        if (isIdent(t[i]) && std::regex_search(t[i].text, sizeName) &&
-            (t.is(i + 1, "(") || t.is(i - 1, ".") || t.is(i - 1, "->")))
-          processing = true;
-    }
-    // The operations the loop's conditions test, directly or through the variables holding
-    // their results: the retried operation.
-    std::vector<size_t> testedOps;
-    {
-      std::vector<Range> tested{cond};
-      for (const IfInfo &i : body.ifs) tested.push_back(i.cond);
-      for (Range c : tested)
-        for (size_t k : a.opCalls(c)) testedOps.push_back(k);
-      for (Range st : body.stmts) {
-        bool decides = false;
-        for (size_t k = st.b; k < st.e && !decides; ++k)
-          if (isIdent(t[k]) && opVars.count(t[k].text))
-            for (Range c : tested) decides |= mentions(t, c, t[k].text);
-        if (decides)
-          for (size_t k : a.opCalls(st)) testedOps.push_back(k);
-      }
-    }
-    {
-      // Variables that change from pass to pass: the for-increment's, recurrences (x = f(x),
-      // x += …, --x), element writes (s[2] = c), and what is computed from them in the body.
-      // An operation that takes one of them (as an argument or as its object) is a different
-      // operation each time round: iteration, a search, a degraded request, not a retry.
-      std::set<std::string> changing, indexed;
-      // Statements of nested loops iterate on their own (an iterator walked in an inner loop).
-      std::vector<Range> nestedLoops;
-      for (size_t i = lv.body.b + 1; i < lv.body.e; ++i)
-        if (t[i].text == "for" || t[i].text == "while" || t[i].text == "do") {
-          size_t e = t.statementEnd(i);
-          nestedLoops.push_back({i, e});
-          i = std::max(i, e - 1);
-        }
-      auto inNested = [&](size_t i) {
-        for (Range r : nestedLoops)
-          if (r.b <= i && i < r.e) return true;
-        return false;
-      };
-      static const std::regex waitName("delay|backoff|wait|sleep|timeout|deadline|interval|budget|remaining", std::regex::icase);
-      // A result of the operation is not an input that changes; a value computed from one that
-      // changes is (gen = sk_value(gens, i)), force.
-      auto consider = [&](const std::string &v, bool force = false) {
-        if (v.empty() || (opVars.count(v) && !force) || (v == counter && attemptNamed) || std::regex_search(v, waitName)) return;
-        changing.insert(v);
-      };
-      for (size_t i = inc.b; i < inc.e; ++i)
-        if (isIdent(t[i]) && !t.is(i + 1, "(") && !t.is(i - 1, ".") && !t.is(i - 1, "->")) consider(t[i].text);
-      if (!counter.empty()) consider(counter);
-      for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
-        if (inNested(i)) continue;
-        if (!isIdent(t[i]) || t.is(i - 1, ".") || t.is(i - 1, "->") || t.is(i - 1, "::")) continue;
-        const std::string &n = t[i].text;
-        if (t.is(i + 1, "++") || t.is(i + 1, "--") || t.is(i - 1, "++") || t.is(i - 1, "--") || t.is(i + 1, "+=") ||
-            t.is(i + 1, "-=") || t.is(i + 1, "*=") || t.is(i + 1, "/="))
-          consider(n);
-        else if (t.is(i + 1, "[") && t.is(t.close(i + 1) + 1, "=")) consider(n);
-        else if (t.is(i + 1, "=") && mentions(t, {i + 2, t.statementEnd(i)}, n)) consider(n);
-      }
-      // `request = shouldRetry(status, *response);`, `cursor = page.next();`: the next pass sends
-      // what this pass's answer computed (a handshake, paging), not the same request again.
-      for (size_t i = lv.body.b + 1; i + 1 < lv.body.e; ++i) {
-        if (!isIdent(t[i]) || !t.is(i + 1, "=") || t.is(i - 1, ".") || t.is(i - 1, "->") || isIdent(t[i - 1]) ||
-            t.is(i - 1, ">") || t.is(i - 1, "*") || t.is(i - 1, "&") || inNested(i))
-          continue; // an assignment, not a declaration (a declaration in the loop is made fresh each pass)
-        size_t e = t.statementEnd(i);
-        bool fromAnswer = false;
-        for (const auto &v : opVars)
-          if (v != t[i].text && mentions(t, {i + 2, e}, v)) fromAnswer = true;
-        // carried from pass to pass: declared before the loop, not in its body
-        bool declaredInBody = false;
-        for (size_t k = lv.body.b + 1; k < lv.body.e && !declaredInBody; ++k)
-          declaredInBody = t[k].text == t[i].text && isIdent(t[k - 1]) && t[k - 1].text != "return" &&
-                           (t.is(k + 1, ";") || t.is(k + 1, "=") || t.is(k + 1, "(") || t.is(k + 1, "{"));
-        if (fromAnswer && !declaredInBody) consider(t[i].text, true);
-      }
-      // `addr.port = port;`: the object whose member is written from a changing value changes too.
-      for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
-        if (!t.is(i, "=") || i < 3) continue;
-        size_t root = i - 1;
-        while (root >= 2 && isIdent(t[root]) && (t.is(root - 1, ".") || t.is(root - 1, "->")) && isIdent(t[root - 2])) root -= 2;
-        if (root == i - 1 || !isIdent(t[root])) continue;
-        size_t e = t.statementEnd(i);
-        for (const auto &v : std::set<std::string>(changing))
-          if (mentions(t, {i + 1, e}, v)) { consider(t[root].text); break; }
-      }
-      for (int round = 0; round < 3; ++round) // derived: x = g(changing)
-        for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
-          if (!isIdent(t[i]) || !(t.is(i + 1, "=") || (t.is(i + 1, "(") && i > lv.body.b && isIdent(t[i - 1]) && !t.is(i - 1, "return"))) ||
-              changing.count(t[i].text) || t.is(i - 1, ".") || t.is(i - 1, "->"))
-            continue;
-          if (inNested(i)) continue;
-          size_t e = t.statementEnd(i);
-          for (const auto &v : std::set<std::string>(changing))
-            if (mentions(t, {i + 2, e}, v)) {
-              consider(t[i].text, true);
-              // g = groups[s % n], c = &sub_done(i)->cntl: an element chosen by the changing value
-              for (size_t k = i + 2; k < e; ++k) {
-                if (t.is(k, "[") && mentions(t, {k + 1, t.close(k)}, v)) indexed.insert(t[i].text);
-                if (t.is(k, "(") && k > 0 && isIdent(t[k - 1]))
-                  for (Range arg : callArgs(t, k))
-                    if (arg.e == arg.b + 1 && t[arg.b].text == v) indexed.insert(t[i].text);
-              }
-              break;
-            }
-        }
-      // The retried operation: the tested calls, and those in a try block that goes round.
-      std::vector<size_t> decisive = testedOps;
-      for (const TryInfo &ti : body.trys)
-        for (size_t k : a.opCalls(ti.block)) decisive.push_back(k);
-      if (decisive.empty()) decisive = a.opCalls(lv.body);
-      for (size_t c : decisive) {
-        if (inNested(c)) continue;
-        Range args{c + 2, t.close(c + 1)};
-        size_t recv = c; // the object the call is made on: g->_rq.steal() -> g
-        while (recv >= 2 && (t.is(recv - 1, ".") || t.is(recv - 1, "->") || t.is(recv - 1, "::"))) {
-          recv -= 2;
-          if (t.is(recv, ")") || t.is(recv, "]")) break;
-        }
-        for (const auto &v : changing)
-          if (mentions(t, args, v) || (recv < c && t[recv].text == v && (v == counter || indexed.count(v)))) processing = true;
-      }
-    }
-
-    // Evidence that the repetition is a retry and not a spin: a wait, a counter that bounds it,
-    // a caught failure that goes round, or names that say so.
-    bool waits = false, named = attemptNamed;
-    for (size_t i = lv.body.b; i < lv.body.e; ++i) {
-      if (!isIdent(t[i])) continue;
-      std::string l = lower(t[i].text);
-      // A timed wait; `cv.wait(lock)` / `sem_wait(&s)` block until notified: no backoff, no retry evidence.
-      if ((l.find("sleep") != std::string::npos || (l.rfind("wait", 0) == 0 && l != "wait")) && t.is(i + 1, "(")) waits = true;
-      // A name that speaks of retrying or backing off (ShouldRetry(), opts.retry_delay, backoff_ms);
-      // "attempt" only as the counter (`moves_attempted_this_round_for_test_` counts something else).
-      if ((l.find("retr") != std::string::npos || l.find("backoff") != std::string::npos) && l.find("eintr") == std::string::npos)
-        named = true;
-    }
-    bool counted = false;
-    if (!counter.empty()) {
-      counted = findCompare(t, cond, counter).has_value();
-      for (const IfInfo &i : body.ifs) counted |= i.exits && findCompare(t, i.cond, counter).has_value();
-    }
-
-    // `if (p) { …; break; } CHECK(false) << "cannot allocate";`: the way round ends the process.
-    bool fatalRound = false;
-    for (Range st : a.children(lv.body)) fatalRound |= a.fatal(st.b);
-    // A worker: the pass starts by blocking for the next event or item (`_fetch_events()`,
-    // `queue.pop()`, `cv.wait_for(…)`); a failure there is handed back, not re-issued.
-    bool worker = false;
-    if (auto kids = a.children(lv.body); !kids.empty()) {
-      static const std::regex next("fetch_?events|^wait_?for$|dequeue|^pop|^take$|next_?event|^receive|^recv$|get_?next",
-                                   std::regex::icase);
-      Range first = kids.front();
-      for (size_t i = first.b; i + 1 < first.e && !worker; ++i)
-        worker = isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, next);
-    }
-    bool isRetry = false;
-    if (worker) {
-      isRetry = false;
-    } else if (fatalRound && !failureRound) {
-      isRetry = false;
-    } else if (failureExit && !failureRound && !unknownRound && !tryRetry && !waits && !named) {
-      isRetry = false; // `if (n < 0) return error;`: failures leave, the loop goes on after success (a stream)
-    } else if (successExit || tryRetry) {
-      isRetry = waits || counted || named || tryRetry;
-    } else if (!failureExit && !successRound && (unknownExit || unknownRound || tryRetryUnknown)) {
-      isRetry = named; // polarity unknown: only a loop that says it retries
-    }
-    if (!isRetry || !canExit || processing) continue;
-    lv.refersToOp = refersToOp;
-
-    // ---- a retry loop: the policy ----
-    RetryPolicy p;
-    p.format = std::string(kFormat);
-    std::string fname = functionName(t, lv.fn.b);
-    int index = perFunction[fname]++;
-    p.component = "retry loop in " + (fname.empty() ? std::string("(file scope)") : fname + "()");
-    p.anchor = "cpp/" + (fname.empty() ? std::string("-") : fname) + "/loop[" + std::to_string(index) + "]";
-    p.where = spanOf(cx, t, kw, kw + 1);
-    markTestCode(cx, fname, p);
-    // What is retried decides whose load the retries add to. A local resource (an in-process
-    // queue, a syscall that said EAGAIN, a local subprocess, libuv, an allocation) loads nothing
-    // remote; an attempt on a newly chosen connection or node is failover. Both are advice.
-    if (!p.advisory) {
-      static const std::regex again("^E(AGAIN|WOULDBLOCK|INTR|OVERCROWDED)$");
-      static const std::regex failover("^_?(fetch|pick|choose|select_?(node|server|host)|next_?(node|host|server|endpoint)|"
-                                       "ExtractOrCreate|get_?node|_get_node|acquire_?conn)",
-                                       std::regex::icase);
-      bool allLocal = !testedOps.empty(), eagain = false, pick = false;
-      // Calls in a local operation's arguments make what it is given (`WriteFile(path, Script())`).
-      std::vector<Range> localArgs;
-      for (size_t k : testedOps)
-        if (isLocalOperation(t[k].text)) localArgs.push_back({k + 1, t.close(k + 1)});
-      // A test that neither leaves nor goes round (`if (out.empty())` after success) handles the
-      // result: it says nothing about what is retried.
-      std::vector<Range> handling;
-      for (const IfInfo &i : body.ifs)
-        if (!i.exits && !i.continues) handling.push_back(i.cond);
-      for (size_t k : testedOps) {
-        bool skip = false;
-        for (Range r : localArgs) skip |= r.b < k && k < r.e;
-        for (Range r : handling) skip |= r.b <= k && k < r.e;
-        if (!skip) allLocal &= isLocalOperation(t[k].text);
-      }
-      for (size_t i = lv.body.b; i < lv.body.e; ++i) {
-        if (isIdent(t[i]) && std::regex_match(t[i].text, again)) eagain = true;
-        if (isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, failover)) pick = true;
-      }
-      for (size_t k : testedOps) {
-        std::string l = lower(t[k].text);
-        if (l.find("try_lock") != std::string::npos || l.find("trylock") != std::string::npos ||
-            l.find("try_acquire") != std::string::npos || l.find("tryacquire") != std::string::npos)
-          p.waits_for_lock = true;
-      }
-      if (allLocal || eagain) {
-        p.advisory = true;
-        p.used_by = "a local resource: nothing remote takes the retries";
-      } else if (pick) {
-        p.advisory = true;
-        p.used_by = "each attempt goes to a newly chosen connection or node";
-      }
-    }
-    // A random sleep before the loop starts each caller at a phase of its own; a failure is seen
-    // at that phase and a fixed interval keeps the retry there, so callers do not retry in step.
-    if (randomWaitIn(t, {lv.fn.b, kw})) {
-      p.crowd = Crowd::OutOfStep;
-      p.crowd_why = "a random wait before the loop starts each caller at its own phase, and a schedule without randomness keeps it there";
-    }
-
-    p.attempt_variable = counter;
-    p.attempts_field = ""; // counted from the loop, no field: "3 attempts", total tries incl. the first
-    p.attempts_count_retries = false;
-    p.per_try_timeout.origin = Origin::NotApplicable;
-    p.overall_deadline.origin = Origin::NotApplicable;
-    p.budget.origin = Origin::NotApplicable;
-    p.adaptive_rate_limit.origin = Origin::NotApplicable;
-    p.max_attempts.origin = Origin::Unknown;
-
-    // Attempts.
-    auto startValue = [&]() -> std::optional<long long> {
-      Range scope = kind == "for" ? init : Range{lv.fn.b, kw};
-      auto ws = writesOf(t, scope, counter);
-      for (auto it = ws.rbegin(); it != ws.rend(); ++it)
-        if (it->op == "=") return a.eval(it->value, facts.constants);
-      if (kind == "for") { // declared before the loop
-        auto before = writesOf(t, {lv.fn.b, kw}, counter);
-        for (auto it = before.rbegin(); it != before.rend(); ++it)
-          if (it->op == "=") return a.eval(it->value, facts.constants);
-      }
-      return std::nullopt;
-    };
-    bool bounded = false;
-    if (!counter.empty()) {
-      auto start = startValue();
-      if (auto c = findCompare(t, cond, counter)) {
-        bounded = true;
-        auto bound = a.eval(c->bound, facts.constants);
-        if (bound && start) {
-          long long n = -1;
-          if (c->op == "<" || c->op == "!=") n = *bound - *start;
-          else if (c->op == "<=") n = *bound - *start + 1;
-          if (n >= 0 && (c->preInc || c->postInc)) n += (kind == "do" ? 1 : 0) + (c->preInc ? -1 : 0);
-          if (n >= 1 && n <= 1000000)
-            p.max_attempts = written(std::optional<int>(static_cast<int>(n)), spanOf(cx, t, c->bound.b, c->bound.e));
-        }
-      } else {
-        for (const IfInfo &i : body.ifs) {
-          if (!i.exits) continue;
-          auto c = findCompare(t, i.cond, counter);
-          if (!c) continue;
-          bounded = true;
-          auto bound = a.eval(c->bound, facts.constants);
-          if (!bound || !start) break;
-          long long n = -1;
-          if (c->op == ">=" || c->op == "==") n = *bound - *start;
-          else if (c->op == ">") n = *bound - *start + 1;
-          if (n < 0) break;
-          bool incBefore = c->preInc;
-          for (size_t k = lv.body.b; k < i.kw && !incBefore; ++k)
-            if (t[k].text == counter && (t.is(k + 1, "++") || t.is(k - 1, "++") || t.is(k + 1, "+="))) incBefore = true;
-          bool opBefore = !a.opCalls({lv.body.b, i.kw}).empty();
-          if (c->postInc || (!incBefore && opBefore)) n += 1;
-          if (n >= 1 && n <= 1000000)
-            p.max_attempts = written(std::optional<int>(static_cast<int>(n)), spanOf(cx, t, c->bound.b, c->bound.e));
-          break;
-        }
-      }
-    }
-    if (!bounded) {
-      bool limited = false;
-      auto scan = [&](Range r) {
-        for (size_t i = r.b; i < r.e; ++i)
-          if (isIdent(t[i]) && isLimitName(t[i].text)) limited = true;
-      };
-      if (!trivialCond) {
-        if (kind == "for" || !refersToOp(cond)) limited = true;
-        scan(cond);
-      }
-      for (const IfInfo &i : body.ifs) {
-        if (!i.exits && !i.continues) continue;
-        // `if (Now() < deadline) continue;` bounds the way round as `if (Now() > deadline) break;` does.
-        scan(i.cond);
-        if (!i.exits) continue;
-        // `request = shouldRetry(status); if (request == nullptr) throw …;`: a policy decides.
-        for (size_t k = i.cond.b; k < i.cond.e; ++k)
-          if (isIdent(t[k]) && !t.is(k + 1, "("))
-            for (const Write &w : writesOf(t, lv.body, t[k].text)) scan(w.value);
-      }
-      // `if (++retries > max_retry) throw …;` anywhere in the body (a nested loop included).
-      for (size_t i = lv.body.b; i + 1 < lv.body.e && !limited; ++i) {
-        if (!t.is(i, "if") || !t.is(i + 1, "(")) continue;
-        Range c{i + 2, t.close(i + 1)};
-        bool counts = false;
-        for (size_t k = c.b; k < c.e; ++k)
-          counts |= (t.is(k, "++") || t.is(k + 1, "++")) && isIdent(t[k + (t.is(k, "++") ? 1 : 0)]);
-        for (size_t k = c.b; k < c.e && !counts; ++k) // `++retries;` earlier, `if (retries > max)` here
-          if (isIdent(t[k]))
-            for (size_t m = lv.body.b; m + 1 < lv.body.e && !counts; ++m)
-              counts = t[m].text == t[k].text && (t.is(m + 1, "++") || t.is(m - 1, "++")) && !t.is(m - 1, ".");
-        bool compares = false;
-        for (size_t k = c.b; k < c.e; ++k) compares |= t.is(k, ">") || t.is(k, ">=") || t.is(k, "==");
-        size_t te = t.statementEnd(c.e + 1);
-        bool leaves = false;
-        for (size_t k = c.e + 1; k < te; ++k) leaves |= t.is(k, "throw") || t.is(k, "return");
-        if (counts && compares && leaves) limited = true;
-      }
-      // ASSERT_LT(tries, kMax) returns from a test; CHECK_LT(tries, kMax) aborts.
-      if (!counter.empty())
-        for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
-          if (isIdent(t[i]) && t.is(i + 1, "(") &&
-              (t[i].text.rfind("ASSERT_", 0) == 0 || t[i].text.rfind("CHECK_", 0) == 0 || t[i].text == "CHECK") &&
-              mentions(t, {i + 2, t.close(i + 1)}, counter))
-            limited = true;
-      if (!limited) {
-        Span w = trivialCond ? (cond.b < cond.e ? spanOf(cx, t, cond.b, cond.e) : spanOf(cx, t, kw, kw + 1))
-                             : spanOf(cx, t, cond.b, cond.e);
-        p.max_attempts = written(std::optional<int>(), w);
-      }
-    }
-
-    // What is retried: catch clauses that go round again.
-    for (const TryInfo &ti : body.trys) {
-      for (const Handler &h : ti.handlers) {
-        if (!h.goesRound) continue;
-        Condition c;
-        c.kind = Condition::Kind::ErrorName;
-        c.where = spanOf(cx, t, h.kw, h.decl.e + 1);
-        std::string decl = t.join(h.decl.b, h.decl.e);
-        if (decl == "...") {
-          c.catch_all = true;
-          c.text = "catch (...)";
-        } else {
-          c.text = "catch (" + decl + ")";
-          for (size_t i = h.decl.b; i < h.decl.e; ++i)
-            if (t[i].text == "exception" && (i == h.decl.b || !t.is(i - 1, "::") || t[i - 2].text == "std"))
-              c.catch_all = true;
-        }
-        p.retry_on.push_back(std::move(c));
-      }
-    }
-    // HTTP statuses: exits on success (or give-up) remove statuses; retry branches add them.
-    {
-      std::vector<bool> exitSet(600, false), retrySet(600, false);
-      bool anyExit = false, anyRetry = false;
-      size_t firstWhere = 0;
-      bool whereSet = false;
-      for (const IfInfo &i : body.ifs) {
-        auto s = statusSet(t, i.cond);
-        if (!s) continue;
-        if (!whereSet || (!i.exits && !anyRetry)) { firstWhere = i.kw; whereSet = true; }
-        if (i.exits && !i.continues) { anyExit = true; for (int c = 0; c < 600; ++c) exitSet[c] = exitSet[c] || (*s)[c]; }
-        else { anyRetry = true; for (int c = 0; c < 600; ++c) retrySet[c] = retrySet[c] || (*s)[c]; }
-      }
-      if (anyExit || anyRetry) {
-        int lo = -1, hi = -1;
-        for (int c = 400; c < 500; ++c) {
-          bool retried = (anyRetry ? retrySet[c] : true) && !exitSet[c];
-          if (retried && httpCodeIsPermanent(c)) { if (lo < 0) lo = c; hi = c; }
-        }
-        if (lo >= 0) {
-          Condition c;
-          c.kind = Condition::Kind::HttpStatus;
-          const IfInfo *src = nullptr;
-          for (const IfInfo &i : body.ifs) if (i.kw == firstWhere) src = &i;
-          c.text = src ? t.join(src->cond.b, src->cond.e) : "HTTP status";
-          c.where = src ? spanOf(cx, t, src->cond.b, src->cond.e) : p.where;
-          c.http_lo = lo;
-          c.http_hi = hi;
-          p.retry_on.push_back(std::move(c));
-        }
-      }
-    }
-
-    // gRPC status codes: `if (st.error_code() == grpc::StatusCode::PERMISSION_DENIED) continue;`
-    // retries that code; `if (code == UNAVAILABLE) { sleep; continue; }` retries a transient one.
-    // A branch that goes round (or does not leave) on `== CODE` retries CODE; a leaving branch
-    // on `!= CODE`, or a loop condition `while (code == CODE)`, retries CODE too.
-    {
-      auto grpcCode = [&](Range r, bool &equal) -> std::optional<std::pair<int, size_t>> {
-        for (size_t i = r.b; i < r.e; ++i) {
-          if (!isIdent(t[i])) continue;
-          auto code = grpcCodeFromName(t[i].text);
-          if (!code || *code == 0) continue;
-          // only as a qualified enumerator or compared with a status/code value
-          bool qualified = t.is(i - 1, "::") && (t[i - 2].text == "StatusCode" || t[i - 2].text == "grpc");
-          size_t rel = SIZE_MAX;
-          for (size_t k = r.b; k < r.e; ++k)
-            if (t.is(k, "==") || t.is(k, "!=")) { rel = k; break; }
-          if (rel == SIZE_MAX) continue;
-          bool statusSide = false;
-          for (size_t k = r.b; k < rel; ++k) {
-            std::string l = lower(t[k].text);
-            statusSide |= l.find("code") != std::string::npos || l.find("status") != std::string::npos;
-          }
-          if (!qualified && !statusSide) continue;
-          equal = t.is(rel, "==");
-          return std::pair{*code, i};
-        }
-        return std::nullopt;
-      };
-      auto addGrpc = [&](int code, size_t at, Range cond) {
-        Condition c;
-        c.kind = Condition::Kind::GrpcStatus;
-        c.grpc_code = code;
-        c.text = t.join(cond.b, cond.e);
-        c.where = spanOf(cx, t, at, at + 1);
-        c.may_have_been_processed = grpcCodeMayHaveBeenProcessed(code);
-        if (c.may_have_been_processed) c.why_processed = grpcCodeName(code) + " can follow a call the server already acted on";
-        p.retry_on.push_back(std::move(c));
-      };
-      for (const IfInfo &i : body.ifs) {
-        // split `a || b` conditions into their parts
-        std::vector<Range> parts;
-        size_t b = i.cond.b;
-        for (size_t k = i.cond.b; k <= i.cond.e; ++k) {
-          if (k < i.cond.e && (t.is(k, "(") || t.is(k, "["))) { k = t.close(k); continue; }
-          if (k == i.cond.e || t.is(k, "||")) { parts.push_back({b, k}); b = k + 1; }
-        }
-        for (Range part : parts) {
-          bool equal = false;
-          auto got = grpcCode(part, equal);
-          if (!got) continue;
-          const bool goesRound = i.continues || !i.exits;
-          if ((equal && goesRound && (i.continues || !endsExit)) || (!equal && i.exits && !i.continues))
-            addGrpc(got->first, got->second, part);
-        }
-      }
-      if (!trivialCond) {
-        bool equal = false;
-        if (auto got = grpcCode(cond, equal); got && equal) addGrpc(got->first, got->second, cond);
-      }
-    }
-
-    // Non-idempotent requests sent by the loop (RL403): POST or PATCH through cpr, libcurl, Beast,
-    // cpprestsdk, or a method string, in the loop or where the request is built before it.
-    {
-      auto methodAt = [&](size_t i) -> std::optional<std::string> {
-        const std::string &k = t[i].text;
-        if (t[i].kind == Tok::String) {
-          if (k == "\"POST\"" || k == "\"PATCH\"") return k.substr(1, k.size() - 2);
-          return std::nullopt;
-        }
-        if (!isIdent(t[i])) return std::nullopt;
-        if ((k == "Post" || k == "Patch" || k == "PostAsync" || k == "PatchAsync") && t.is(i - 1, "::") && t[i - 2].text == "cpr")
-          return k.rfind("Post", 0) == 0 ? "POST" : "PATCH";
-        if (k == "CURLOPT_POST" || k == "CURLOPT_POSTFIELDS" || k == "CURLOPT_COPYPOSTFIELDS") return std::string("POST");
-        if ((k == "post" || k == "patch") && t.is(i - 1, "::") && t[i - 2].text == "verb") return k == "post" ? "POST" : "PATCH";
-        if ((k == "POST" || k == "PATCH") && t.is(i - 1, "::") && (t[i - 2].text == "methods" || t[i - 2].text == "verb" ||
-                                                                  t[i - 2].text == "HttpMethod" || t[i - 2].text == "Method"))
-          return k;
-        return std::nullopt;
-      };
-      for (size_t i = lv.fn.b; i < lv.body.e && p.methods.empty(); ++i)
-        if (auto m = methodAt(i)) p.methods.push_back(written(*m, spanOf(cx, t, i, i + 1)));
-      if (!p.methods.empty()) {
-        // What sends it again: 5xx statuses, exceptions (a timeout), or any failed call.
-        bool statusRetry = false;
-        for (const IfInfo &i : body.ifs)
-          if (auto st = statusSet(t, i.cond)) {
-            bool round = i.continues || !i.exits;
-            for (int code = 500; code < 600 && round; ++code)
-              if ((*st)[code] && httpCodeMayHaveBeenProcessed(code)) {
-                Condition c;
-                c.kind = Condition::Kind::HttpStatus;
-                c.text = t.join(i.cond.b, i.cond.e);
-                c.where = spanOf(cx, t, i.cond.b, i.cond.e);
-                c.http_lo = 500;
-                c.http_hi = 599;
-                c.may_have_been_processed = true;
-                c.why_processed = "a 5xx can come after the server acted on the request";
-                p.retry_on.push_back(std::move(c));
-                statusRetry = true;
-                break;
-              }
-          }
-        bool caught = false;
-        if (!statusRetry)
-          for (Condition &c : p.retry_on)
-            if (c.kind == Condition::Kind::ErrorName) {
-              caught = true;
-              c.may_have_been_processed = true;
-              c.why_processed = "an exception from the call (a timeout, a dropped connection) can come after the server acted";
-            }
-        if (!statusRetry && !caught && p.retry_on.empty()) { // `if (resp.ok()) return; sleep;`: every failure
-          Condition c;
-          c.kind = Condition::Kind::Transport;
-          c.text = "any failure";
-          c.where = p.where;
-          c.may_have_been_processed = true;
-          c.why_processed = "a failed call (a timeout, a dropped connection) may already have been acted on";
-          p.retry_on.push_back(std::move(c));
-        }
-      }
-    }
-
-    // Variables derived from the counter inside the loop (for logs).
-    if (!counter.empty()) {
-      std::vector<std::string> known{counter};
-      for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
-        if (!isIdent(t[i]) || !t.is(i + 1, "=") || i == lv.body.b || !isIdent(t[i - 1])) continue;
-        size_t e = t.statementEnd(i);
-        for (const auto &k : known)
-          if (mentions(t, {i + 2, e}, k)) { known.push_back(t[i].text); lv.derived.push_back(t[i].text); break; }
-      }
-    }
-
-    // Idempotency keys made per attempt.
-    {
-      std::map<std::string, size_t> madeHere; // loop-local variable -> the generator token
-      for (size_t i = lv.body.b; i + 2 < lv.body.e; ++i) {
-        if (!isIdent(t[i]) || !t.is(i + 1, "=") || !isIdent(t[i - 1])) continue;
-        size_t e = t.statementEnd(i);
-        for (size_t k = i + 2; k < e; ++k)
-          if (isIdent(t[k]) && isRandomName(t[k].text) && t.is(k + 1, "(")) { madeHere[t[i].text] = k; break; }
-      }
-      bool keySeen = false;
-      for (size_t i = lv.fn.b; i < lv.fn.e; ++i) keySeen |= isKeyName(t[i]);
-      p.idempotency_key = keySeen;
-      std::set<size_t> reported;
-      for (size_t i = lv.body.b; i < lv.body.e; ++i) {
-        if (!isKeyName(t[i])) continue;
-        // the statement around the mention
-        size_t sb = i;
-        while (sb > lv.body.b && !t.is(sb - 1, ";") && !t.is(sb - 1, "{") && !t.is(sb - 1, "}")) --sb;
-        size_t se = i;
-        while (se < lv.body.e && !t.is(se, ";")) { if (t.is(se, "(") || t.is(se, "{")) se = t.close(se); ++se; }
-        std::optional<size_t> gen;
-        for (size_t k = sb; k < se && !gen; ++k) {
-          if (isIdent(t[k]) && isRandomName(t[k].text) && t.is(k + 1, "(")) gen = k;
-          else if (isIdent(t[k]) && madeHere.count(t[k].text) && madeHere[t[k].text] < sb) gen = madeHere[t[k].text];
-        }
-        if (gen && reported.insert(*gen).second) p.keys_made_per_attempt.push_back(spanOf(cx, t, *gen, *gen + 1));
-        i = std::max(i, se);
-      }
-    }
-
-    analyseWait(lv, cx, p);
-    findLogs(lv, cx, p);
+    Loop L(t, facts, a, cx, kw);
+    if (!locateParts(L, site) || !isRetryLoop(L)) continue;
+    RetryPolicy p = policyOf(L, perFunction);
+    judgeWhatIsRetried(L, p);
+    countAttempts(L, p);
+    readCatchClauses(L, p);
+    readHttpStatuses(L, p);
+    readGrpcCodes(L, p);
+    findNonIdempotentRequests(L, p);
+    findCounterDerivedVariables(L);
+    findIdempotencyKeys(L, p);
+    analyseWait(L.lv, cx, p);
+    findLogs(L.lv, cx, p);
     cx.model.policies.push_back(std::move(p));
   }
 }
