@@ -502,7 +502,7 @@ namespace {
 struct Loop {
   Loop(const Tokens &t, const FileFacts &facts, Analyzer &a, ExtractContext &cx, size_t kw)
       : t(t), facts(facts), a(a), cx(cx), lv{t, {}, {}, {}, {}, {}, facts.constants, &facts, {}, false}, kind(t[kw].text), kw(kw) {}
-  Loop(const Loop &) = delete; // lv.refersToOp refers to the members
+  Loop(const Loop &) = delete; // lv.refersToOp refers to this one
   const Tokens &t;
   const FileFacts &facts;
   Analyzer &a;
@@ -523,17 +523,29 @@ struct Loop {
   bool attemptNamed = false;                    // … named for attempts
   bool processing = false;                      // each pass works on something else: iteration
   std::vector<size_t> testedOps;                // the operations its conditions test: the retried one
+
+  bool refersToOp(Range r) const { return lv.refersToOp(r); }
+  // The steps, in the order they run.
+  bool locateParts(const LoopSite &site);
+  void findOperation();
+  void readBranches();
+  void findCounter();
+  void findTestedOperations();
+  void findChangingInputs();
+  bool isRetryLoop();
+  RetryPolicy policyOf(std::map<std::string, int> &perFunction);
+  void judgeWhatIsRetried(RetryPolicy &p);
+  void countAttempts(RetryPolicy &p);
+  void readCatchClauses(RetryPolicy &p);
+  void readHttpStatuses(RetryPolicy &p);
+  void readGrpcCodes(RetryPolicy &p);
+  void findNonIdempotentRequests(RetryPolicy &p);
+  void findCounterDerivedVariables();
+  void findIdempotencyKeys(RetryPolicy &p);
 };
 
 // Header, body and the for-clauses; false when the tokens do not make a loop.
-bool locateParts(Loop &L, const LoopSite &site) {
-  const Tokens &t = L.t;
-  LoopView &lv = L.lv;
-  const std::string &kind = L.kind;
-  const size_t kw = L.kw;
-  Range &init = L.init;
-  Range &cond = L.cond;
-  Range &inc = L.inc;
+bool Loop::locateParts(const LoopSite &site) {
   if (kind != "for" && kind != "while" && kind != "do") return false;
 
   size_t fb = t.at(site.fn_begin);
@@ -574,13 +586,7 @@ bool locateParts(Loop &L, const LoopSite &site) {
 }
 
 // The operation: the calls whose outcome decides between leaving and going round.
-void findOperation(Loop &L) {
-  const Tokens &t = L.t;
-  Analyzer &a = L.a;
-  LoopView &lv = L.lv;
-  Range &cond = L.cond;
-  Body &body = L.body;
-  std::set<std::string> &opVars = L.opVars;
+void Loop::findOperation() {
   auto collectOpVars = [&](Range s) {
     auto calls = a.opCalls(s);
     if (calls.empty()) return;
@@ -605,40 +611,22 @@ void findOperation(Loop &L) {
         if (address || declaredHere) opVars.insert(t[b].text);
       }
   // Captures the loop, not the references above (they end with this call).
-  lv.refersToOp = [&L](Range r) {
-    if (!L.a.opCalls(r).empty()) return true;
-    for (const auto &v : L.opVars) if (mentions(L.t, r, v)) return true;
+  lv.refersToOp = [this](Range r) {
+    if (!a.opCalls(r).empty()) return true;
+    for (const auto &v : opVars) if (mentions(t, r, v)) return true;
     return false;
   };
 
-  L.trivialCond = cond.b >= cond.e || (cond.e == cond.b + 1 && (t[cond.b].text == "true" || t[cond.b].text == "1"));
-  L.canExit = !L.trivialCond || a.has(lv.body, true, false);
+  trivialCond = cond.b >= cond.e || (cond.e == cond.b + 1 && (t[cond.b].text == "true" || t[cond.b].text == "1"));
+  canExit = !trivialCond || a.has(lv.body, true, false);
 }
 
 // Which way each branch leaves or goes round, by what its condition says of the outcome.
-void readBranches(Loop &L) {
-  const Tokens &t = L.t;
-  const FileFacts &facts = L.facts;
-  Analyzer &a = L.a;
-  LoopView &lv = L.lv;
-  const std::string &kind = L.kind;
-  Range &cond = L.cond;
-  Body &body = L.body;
-  bool &trivialCond = L.trivialCond;
-  bool &successExit = L.successExit;
-  bool &failureExit = L.failureExit;
-  bool &unknownExit = L.unknownExit;
-  bool &failureRound = L.failureRound;
-  bool &successRound = L.successRound;
-  bool &unknownRound = L.unknownRound;
-  bool &endsExit = L.endsExit;
-  bool &tryRetry = L.tryRetry;
-  bool &tryRetryUnknown = L.tryRetryUnknown;
-  const std::function<bool(Range)> &refersToOp = L.lv.refersToOp;
+void Loop::readBranches() {
   // ---- Is it a retry? It leaves when the operation succeeded and goes round when it failed. ----
   // A loop that goes round after success too (a consumer, a server, periodic work, a stream) is
   // not, whatever its names; names only decide where the conditions' polarity is unknown.
-  auto outcome = [&](Range c) { return conditionOutcome(t, c, refersToOp, &facts); };
+  auto outcome = [&](Range c) { return conditionOutcome(t, c, lv.refersToOp, &facts); };
   // What a leaving branch hands back says which way it leaves: `return Status(EINVAL, …)`,
   // `return false`, `return -1`, `throw` leave on failure, whatever the condition looked like.
   auto leavesWithError = [&](Range then) {
@@ -695,15 +683,7 @@ void readBranches(Loop &L) {
 
 }
 
-void findCounter(Loop &L) {
-  const Tokens &t = L.t;
-  LoopView &lv = L.lv;
-  const std::string &kind = L.kind;
-  Range &cond = L.cond;
-  Range &inc = L.inc;
-  std::string &counter = L.counter;
-  bool &attemptNamed = L.attemptNamed;
-  bool &processing = L.processing;
+void Loop::findCounter() {
   // The attempt counter.
   if (kind == "for") {
     for (size_t i = inc.b; i < inc.e; ++i)
@@ -736,13 +716,7 @@ void findCounter(Loop &L) {
   }
 }
 
-void findTestedOperations(Loop &L) {
-  const Tokens &t = L.t;
-  Analyzer &a = L.a;
-  Range &cond = L.cond;
-  Body &body = L.body;
-  std::set<std::string> &opVars = L.opVars;
-  std::vector<size_t> &testedOps = L.testedOps;
+void Loop::findTestedOperations() {
   // The operations the loop's conditions test, directly or through the variables holding
   // their results: the retried operation.
   {
@@ -761,17 +735,7 @@ void findTestedOperations(Loop &L) {
   }
 }
 
-void findChangingInputs(Loop &L) {
-  const Tokens &t = L.t;
-  Analyzer &a = L.a;
-  LoopView &lv = L.lv;
-  Range &inc = L.inc;
-  Body &body = L.body;
-  std::set<std::string> &opVars = L.opVars;
-  std::string &counter = L.counter;
-  bool &attemptNamed = L.attemptNamed;
-  bool &processing = L.processing;
-  std::vector<size_t> &testedOps = L.testedOps;
+void Loop::findChangingInputs() {
   {
     // Variables that change from pass to pass: the for-increment's, recurrences (x = f(x),
     // x += …, --x), element writes (s[2] = c), and what is computed from them in the body.
@@ -880,30 +844,13 @@ void findChangingInputs(Loop &L) {
 
 // Is it a retry? It leaves when the operation succeeded and goes round when it failed, and
 // something shows it is no spin.
-bool isRetryLoop(Loop &L) {
-  const Tokens &t = L.t;
-  Analyzer &a = L.a;
-  LoopView &lv = L.lv;
-  Range &cond = L.cond;
-  Body &body = L.body;
-  bool &canExit = L.canExit;
-  bool &successExit = L.successExit;
-  bool &failureExit = L.failureExit;
-  bool &unknownExit = L.unknownExit;
-  bool &failureRound = L.failureRound;
-  bool &successRound = L.successRound;
-  bool &unknownRound = L.unknownRound;
-  bool &tryRetry = L.tryRetry;
-  bool &tryRetryUnknown = L.tryRetryUnknown;
-  std::string &counter = L.counter;
-  bool &attemptNamed = L.attemptNamed;
-  bool &processing = L.processing;
+bool Loop::isRetryLoop() {
   a.walk(lv.body, body);
-  findOperation(L);
-  readBranches(L);
-  findCounter(L);
-  findTestedOperations(L);
-  findChangingInputs(L);
+  findOperation();
+  readBranches();
+  findCounter();
+  findTestedOperations();
+  findChangingInputs();
 
   // Evidence that the repetition is a retry and not a spin: a wait, a counter that bounds it,
   // a caught failure that goes round, or names that say so.
@@ -954,12 +901,7 @@ bool isRetryLoop(Loop &L) {
 }
 
 // The retry loop as a policy: where it is, whose it is, what a loop has no field for.
-RetryPolicy policyOf(Loop &L, std::map<std::string, int> &perFunction) {
-  const Tokens &t = L.t;
-  ExtractContext &cx = L.cx;
-  LoopView &lv = L.lv;
-  const size_t kw = L.kw;
-  std::string &counter = L.counter;
+RetryPolicy Loop::policyOf(std::map<std::string, int> &perFunction) {
   RetryPolicy p;
   p.format = std::string(kFormat);
   std::string fname = functionName(t, lv.fn.b);
@@ -980,12 +922,7 @@ RetryPolicy policyOf(Loop &L, std::map<std::string, int> &perFunction) {
   return p;
 }
 
-void judgeWhatIsRetried(Loop &L, RetryPolicy &p) {
-  const Tokens &t = L.t;
-  LoopView &lv = L.lv;
-  const size_t kw = L.kw;
-  Body &body = L.body;
-  std::vector<size_t> &testedOps = L.testedOps;
+void Loop::judgeWhatIsRetried(RetryPolicy &p) {
   // What is retried decides whose load the retries add to. A local resource (an in-process
   // queue, a syscall that said EAGAIN, a local subprocess, libuv, an allocation) loads nothing
   // remote; an attempt on a newly chosen connection or node is failover. Both are advice.
@@ -1037,20 +974,7 @@ void judgeWhatIsRetried(Loop &L, RetryPolicy &p) {
 
 }
 
-void countAttempts(Loop &L, RetryPolicy &p) {
-  const Tokens &t = L.t;
-  const FileFacts &facts = L.facts;
-  Analyzer &a = L.a;
-  ExtractContext &cx = L.cx;
-  LoopView &lv = L.lv;
-  const std::string &kind = L.kind;
-  const size_t kw = L.kw;
-  Range &init = L.init;
-  Range &cond = L.cond;
-  Body &body = L.body;
-  bool &trivialCond = L.trivialCond;
-  std::string &counter = L.counter;
-  const std::function<bool(Range)> &refersToOp = L.lv.refersToOp;
+void Loop::countAttempts(RetryPolicy &p) {
   // Attempts.
   auto startValue = [&]() -> std::optional<long long> {
     Range scope = kind == "for" ? init : Range{lv.fn.b, kw};
@@ -1154,10 +1078,7 @@ void countAttempts(Loop &L, RetryPolicy &p) {
   }
 }
 
-void readCatchClauses(Loop &L, RetryPolicy &p) {
-  const Tokens &t = L.t;
-  ExtractContext &cx = L.cx;
-  Body &body = L.body;
+void Loop::readCatchClauses(RetryPolicy &p) {
   // What is retried: catch clauses that go round again.
   for (const TryInfo &ti : body.trys) {
     for (const Handler &h : ti.handlers) {
@@ -1180,10 +1101,7 @@ void readCatchClauses(Loop &L, RetryPolicy &p) {
   }
 }
 
-void readHttpStatuses(Loop &L, RetryPolicy &p) {
-  const Tokens &t = L.t;
-  ExtractContext &cx = L.cx;
-  Body &body = L.body;
+void Loop::readHttpStatuses(RetryPolicy &p) {
   // HTTP statuses: exits on success (or give-up) remove statuses; retry branches add them.
   {
     std::vector<bool> exitSet(600, false), retrySet(600, false);
@@ -1219,13 +1137,7 @@ void readHttpStatuses(Loop &L, RetryPolicy &p) {
 
 }
 
-void readGrpcCodes(Loop &L, RetryPolicy &p) {
-  const Tokens &t = L.t;
-  ExtractContext &cx = L.cx;
-  Range &cond = L.cond;
-  Body &body = L.body;
-  bool &trivialCond = L.trivialCond;
-  bool &endsExit = L.endsExit;
+void Loop::readGrpcCodes(RetryPolicy &p) {
   // gRPC status codes: `if (st.error_code() == grpc::StatusCode::PERMISSION_DENIED) continue;`
   // retries that code; `if (code == UNAVAILABLE) { sleep; continue; }` retries a transient one.
   // A branch that goes round (or does not leave) on `== CODE` retries CODE; a leaving branch
@@ -1288,11 +1200,7 @@ void readGrpcCodes(Loop &L, RetryPolicy &p) {
 
 }
 
-void findNonIdempotentRequests(Loop &L, RetryPolicy &p) {
-  const Tokens &t = L.t;
-  ExtractContext &cx = L.cx;
-  LoopView &lv = L.lv;
-  Body &body = L.body;
+void Loop::findNonIdempotentRequests(RetryPolicy &p) {
   // Non-idempotent requests sent by the loop (RL403): POST or PATCH through cpr, libcurl, Beast,
   // cpprestsdk, or a method string, in the loop or where the request is built before it.
   {
@@ -1357,10 +1265,7 @@ void findNonIdempotentRequests(Loop &L, RetryPolicy &p) {
 
 }
 
-void findCounterDerivedVariables(Loop &L) {
-  const Tokens &t = L.t;
-  LoopView &lv = L.lv;
-  std::string &counter = L.counter;
+void Loop::findCounterDerivedVariables() {
   // Variables derived from the counter inside the loop (for logs).
   if (!counter.empty()) {
     std::vector<std::string> known{counter};
@@ -1374,10 +1279,7 @@ void findCounterDerivedVariables(Loop &L) {
 
 }
 
-void findIdempotencyKeys(Loop &L, RetryPolicy &p) {
-  const Tokens &t = L.t;
-  ExtractContext &cx = L.cx;
-  LoopView &lv = L.lv;
+void Loop::findIdempotencyKeys(RetryPolicy &p) {
   // Idempotency keys made per attempt.
   {
     std::map<std::string, size_t> madeHere; // loop-local variable -> the generator token
@@ -1424,16 +1326,16 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     size_t kw = t.at(site.keyword_offset);
     if (kw == std::string::npos || !seen.insert(kw).second) continue;
     Loop L(t, facts, a, cx, kw);
-    if (!locateParts(L, site) || !isRetryLoop(L)) continue;
-    RetryPolicy p = policyOf(L, perFunction);
-    judgeWhatIsRetried(L, p);
-    countAttempts(L, p);
-    readCatchClauses(L, p);
-    readHttpStatuses(L, p);
-    readGrpcCodes(L, p);
-    findNonIdempotentRequests(L, p);
-    findCounterDerivedVariables(L);
-    findIdempotencyKeys(L, p);
+    if (!L.locateParts(site) || !L.isRetryLoop()) continue;
+    RetryPolicy p = L.policyOf(perFunction);
+    L.judgeWhatIsRetried(p);
+    L.countAttempts(p);
+    L.readCatchClauses(p);
+    L.readHttpStatuses(p);
+    L.readGrpcCodes(p);
+    L.findNonIdempotentRequests(p);
+    L.findCounterDerivedVariables();
+    L.findIdempotencyKeys(p);
     analyseWait(L.lv, cx, p);
     findLogs(L.lv, cx, p);
     cx.model.policies.push_back(std::move(p));
