@@ -363,6 +363,7 @@ RunResult run(const RunOptions &options) {
   const ResultStore *cache = !layered && !options.keep_models ? options.cache.get() : nullptr;
   std::atomic<size_t> hits{0}, misses{0}, rejected{0};
 
+  std::vector<RuleSeverities> ruleOn(files.size()); // per file read: its rules
   auto analyseOne = [&](size_t i) {
     const Candidate &c = files[i];
     FileResult &r = perFile[i];
@@ -370,6 +371,7 @@ RunResult run(const RunOptions &options) {
     if (options.text_input) text = options.text_input->text;
     else if (!readCandidate(c, options.extract.max_file_bytes, headLooksLikeRetryConfig, text, r.errors, &r.warnings)) return;
     const RuleSeverities rules = ruleSeverities(options, c.path);
+    ruleOn[i] = rules;
     // Some results depend on more than the key sees (C++: headers and compile flags).
     std::string key;
     if (cache && !options.text_input && mayCacheResultOf(c.path) && !layerScope(options, c.path)) {
@@ -392,6 +394,17 @@ RunResult run(const RunOptions &options) {
 
   forEachIndex(files.size(), options.jobs, analyseOne);
 
+  result.rules_run.assign(allRules().size(), false);
+  bool anyRead = false;
+  for (const RuleSeverities &rules : ruleOn) {
+    anyRead |= !rules.empty();
+    for (size_t k = 0; k < rules.size() && k < result.rules_run.size(); ++k)
+      if (rules[k]) result.rules_run[k] = true;
+  }
+  if (!anyRead) {
+    const RuleSeverities root = ruleSeverities(options, options.config ? options.config->root : std::string("."));
+    for (size_t k = 0; k < root.size() && k < result.rules_run.size(); ++k) result.rules_run[k] = root[k].has_value();
+  }
   result.stats.files_seen = files.size();
   result.stats.cache_used = cache != nullptr;
   result.stats.cache_hits = hits;

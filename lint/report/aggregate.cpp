@@ -26,7 +26,7 @@ void aggregateNotes(std::vector<Finding> &findings) {
   for (size_t i = 0; i < findings.size(); ++i) {
     keys[i] = keyOf(findings[i]);
     if (keys[i].empty()) continue;
-    auto [it, fresh] = groups.try_emplace(keys[i], Group{i});
+    auto [it, fresh] = groups.try_emplace(keys[i], Group{i, 0, {}});
     ++it->second.count;
     it->second.files.insert(findings[i].where.path.str());
   }

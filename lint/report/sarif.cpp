@@ -85,7 +85,14 @@ std::string markdownHelp(const Rule &r) {
 } // namespace
 
 void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
-  const auto &rules = allRules();
+  // The rules that ran, and any rule a finding names (a chain rule configured on elsewhere).
+  std::vector<const Rule *> rules;
+  for (size_t i = 0; i < allRules().size(); ++i) {
+    const Rule *r = allRules()[i];
+    bool ran = result.rules_run.empty() || (i < result.rules_run.size() && result.rules_run[i]);
+    for (size_t k = 0; k < result.findings.size() && !ran; ++k) ran = result.findings[k].rule == r->code;
+    if (ran) rules.push_back(r);
+  }
   llvm::SmallString<256> cwd;
   llvm::sys::fs::current_path(cwd);
   std::string root = toUri(result.project_root.empty() ? cwd.str().str() : result.project_root);
