@@ -186,3 +186,30 @@ TEST(Corpus, DaprArgoOtelConfigsAreRecognised) {
   EXPECT_FALSE(hasFinding(r, "RL103", "retry-backoff", 15)) << "cap: \"5\" caps the wait";
   EXPECT_FALSE(hasFinding(r, "RL201", "docs-retry-policies", 13)) << "exponential stops after 15 min";
 }
+
+// One duration reader for the YAML dialects (yaml_util readDuration): a text the runtime cannot
+// read, or a negative one where the runtime refuses them, is an RL901 saying what the runtime does.
+TEST(Durations, BadAndNegativeDurationsSayWhatTheRuntimeDoes) {
+  struct Case {
+    const char *path, *text, *says;
+  } cases[] = {
+      {"dapr.yaml",
+       "apiVersion: dapr.io/v1alpha1\nkind: Resiliency\nmetadata: {name: r}\nspec:\n  policies:\n    retries:\n"
+       "      r:\n        policy: constant\n        duration: -5s\n        maxRetries: 3\n",
+       "duration -5s is negative: Dapr rejects the Resiliency resource and loads none of its policies"},
+      {"argo.yaml",
+       "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: w}\nspec:\n  templates:\n  - name: t\n"
+       "    retryStrategy:\n      limit: 3\n      backoff: {duration: \"-1\", factor: 2}\n    container: {image: x}\n",
+       "backoff.duration -1 is negative: Argo fails the node when it computes the backoff"},
+      {"istio.yaml",
+       "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: v}\nspec:\n  http:\n  - retries:\n"
+       "      attempts: 2\n      perTryTimeout: 2 seconds\n",
+       "Istio rejects the VirtualService"},
+  };
+  for (const Case &c : cases) {
+    FileResult r = analyseText(c.path, c.text, true, RunOptions{});
+    bool found = false;
+    for (const Finding &f : r.findings) found |= f.rule == "RL901" && f.message.find(c.says) != std::string::npos;
+    EXPECT_TRUE(found) << c.path << ": no RL901 saying '" << c.says << "'";
+  }
+}

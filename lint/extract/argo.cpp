@@ -57,17 +57,12 @@ std::optional<long long> readIntOrString(ExtractContext &cx, const yaml::Node &n
   return requireInt(cx, n, field, true);
 }
 
-std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor) {
-  std::string text = requireString(cx, n, field);
-  if (isTemplateExpression(text)) return std::nullopt;
-  std::string err;
-  auto d = parseArgoDuration(text, &err);
-  if (!d || d->nanos < 0) {
-    cx.problem(cx.span(n), std::string(field) + ": " + (d ? "'" + text + "' is negative" : err) + ": Argo fails the node when it computes the backoff",
-               anchor + "/" + std::string(field));
-    return std::nullopt;
-  }
-  return d;
+// Durations as the runtime reads them.
+const DurationSyntax kDurations{parseArgoDuration, "Argo fails the node when it computes the backoff", true};
+
+std::optional<Duration> readArgoDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor) {
+  if (isTemplateExpression(requireString(cx, n, field))) return std::nullopt; // {{inputs.parameters.…}}: known when it runs
+  return readDuration(cx, n, field, anchor, kDurations);
 }
 
 Condition policyCondition(const std::string &name, bool catchAll, Origin origin, Span where) {
@@ -165,9 +160,9 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
     Span bkey = cx.keySpan(rs, "backoff");
     auto duration = get(*backoff, "duration");
     std::optional<Duration> base;
-    if (duration && !isNull(*duration)) base = readDuration(cx, *duration, "backoff.duration", anchor);
+    if (duration && !isNull(*duration)) base = readArgoDuration(cx, *duration, "backoff.duration", anchor);
     if (auto md = get(*backoff, "maxDuration"); md && !isNull(*md)) {
-      if (auto d = readDuration(cx, *md, "backoff.maxDuration", anchor)) p.overall_deadline = written(std::optional<Duration>(d), cx.span(*md));
+      if (auto d = readArgoDuration(cx, *md, "backoff.maxDuration", anchor)) p.overall_deadline = written(std::optional<Duration>(d), cx.span(*md));
     }
     if (!base) {
       b.growth.origin = Origin::Unknown; // no usable duration: the wait is not known
@@ -191,7 +186,7 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
         b.growth = written(Growth::Exponential, cx.span(*f));
         b.multiplier = written(factor, cx.span(*f));
         if (auto cap = get(*backoff, "cap"); cap && !isNull(*cap)) {
-          auto d = readDuration(cx, *cap, "backoff.cap", anchor);
+          auto d = readArgoDuration(cx, *cap, "backoff.cap", anchor);
           if (d) b.cap = written(std::optional<Duration>(d), cx.span(*cap));
           else b.cap.origin = Origin::Unknown;
         } else {
@@ -234,14 +229,12 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
     if (auto n = get(*md, "name"); n && n->IsScalar()) name = n->Scalar();
     else if (auto g = get(*md, "generateName"); g && g->IsScalar()) name = g->Scalar();
   }
-  auto spec = get(doc, "spec");
-  if (!spec || isNull(*spec)) return;
-  requireMap(cx, *spec, "spec");
+  auto spec = mapAt(cx, doc, "spec", "spec");
+  if (!spec) return;
   std::string path = "spec";
   if (kind == "CronWorkflow") {
-    spec = get(*spec, "workflowSpec");
-    if (!spec || isNull(*spec)) return;
-    requireMap(cx, *spec, "spec.workflowSpec");
+    spec = mapAt(cx, *spec, "workflowSpec", "spec.workflowSpec");
+    if (!spec) return;
     path = "spec.workflowSpec";
   }
   std::string anchor = kind + "/" + name;
@@ -277,30 +270,23 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
       cx.error(e);
     }
   }
-  auto templates = get(*spec, "templates");
-  if (!templates || isNull(*templates)) return;
-  requireSequence(cx, *templates, path + ".templates");
-  size_t i = 0;
-  for (const auto &t : *templates) {
-    try {
-      requireMap(cx, t, path + ".templates[" + std::to_string(i) + "]");
-      std::string tname;
-      if (auto n = get(t, "name"); n && n->IsScalar()) tname = n->Scalar();
-      // A daemon template (`daemon: true`) is a server the workflow keeps running: its retries
-      // relaunch the server, they do not call a failing service again, so no retry rule applies.
-      bool daemon = false;
-      if (auto d = get(t, "daemon"); d && d->IsScalar() && d->Scalar() == "true") daemon = true;
-      if (auto rs = get(t, "retryStrategy"); rs && !isNull(*rs) && !daemon) {
-        std::string label = tname.empty() ? std::to_string(i) : tname;
-        extractStrategy(cx, t, *rs, anchor + "/templates[" + label + "]",
-                        kind + " " + name + " template " + (tname.empty() ? "[" + std::to_string(i) + "]" : tname),
-                        defaults ? &*defaults : nullptr);
-      }
-    } catch (const TypeError &e) {
-      cx.error(e);
+  auto templates = sequenceAt(cx, *spec, "templates", path + ".templates");
+  if (!templates) return;
+  forEachItem(cx, *templates, [&](const yaml::Node &t, size_t i) {
+    requireMap(cx, t, path + ".templates[" + std::to_string(i) + "]");
+    std::string tname;
+    if (auto n = get(t, "name"); n && n->IsScalar()) tname = n->Scalar();
+    // A daemon template (`daemon: true`) is a server the workflow keeps running: its retries
+    // relaunch the server, they do not call a failing service again, so no retry rule applies.
+    bool daemon = false;
+    if (auto d = get(t, "daemon"); d && d->IsScalar() && d->Scalar() == "true") daemon = true;
+    if (auto rs = get(t, "retryStrategy"); rs && !isNull(*rs) && !daemon) {
+      std::string label = tname.empty() ? std::to_string(i) : tname;
+      extractStrategy(cx, t, *rs, anchor + "/templates[" + label + "]",
+                      kind + " " + name + " template " + (tname.empty() ? "[" + std::to_string(i) + "]" : tname),
+                      defaults ? &*defaults : nullptr);
     }
-    ++i;
-  }
+  });
 }
 
 } // namespace

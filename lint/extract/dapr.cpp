@@ -131,18 +131,8 @@ void readMatching(ExtractContext &cx, const yaml::Node &policy, Span policyKey, 
   }
 }
 
-std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor) {
-  std::string text = requireString(cx, n, field);
-  std::string err;
-  auto d = parseGoDuration(text, &err);
-  if (!d || d->nanos < 0) {
-    cx.problem(cx.span(n), std::string(field) + ": " + (d ? "'" + text + "' is negative" : err) +
-                               ": Dapr rejects the Resiliency resource and loads none of its policies",
-               anchor + "/" + std::string(field));
-    return std::nullopt;
-  }
-  return d;
-}
+// Durations as the runtime reads them.
+const DurationSyntax kDurations{parseGoDuration, "Dapr rejects the Resiliency resource and loads none of its policies", true};
 
 bool isBuiltInPolicyName(const std::string &name) {
   // dapr/dapr pkg/resiliency: BuiltInServiceRetries, BuiltInActorRetries, BuiltInActorReminderRetries,
@@ -244,7 +234,7 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
   if (exponential) {
     std::optional<Duration> cap = Duration::s(kExpMaxIntervalS);
     if (auto mi = get(policy, "maxInterval"); mi && !isNull(*mi)) {
-      if (auto d = readDuration(cx, *mi, "maxInterval", anchor)) {
+      if (auto d = readDuration(cx, *mi, "maxInterval", anchor, kDurations)) {
         cap = *d;
         b.cap = written(cap, cx.span(*mi));
       } else {
@@ -279,7 +269,7 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
     b.growth = kind && !isNull(*kind) ? written(Growth::Constant, growthWhere) : defaulted(Growth::Constant, key, kDefaultPolicySource);
     std::optional<Duration> interval = Duration::s(kDefaultDurationS);
     if (auto du = get(policy, "duration"); du && !isNull(*du)) {
-      if (auto d = readDuration(cx, *du, "duration", anchor)) {
+      if (auto d = readDuration(cx, *du, "duration", anchor, kDurations)) {
         interval = *d;
         b.initial = written(interval, cx.span(*du));
       } else {
@@ -391,15 +381,12 @@ bool recognise(const yaml::Node &doc) { return isResiliency(doc) || isSpecFragme
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;
-  auto spec = get(doc, "spec");
-  if (!spec || isNull(*spec)) return;
-  requireMap(cx, *spec, "spec");
-  auto policies = get(*spec, "policies");
-  if (!policies || isNull(*policies)) return;
-  requireMap(cx, *policies, "spec.policies");
-  auto retries = get(*policies, "retries");
-  if (!retries || isNull(*retries)) return;
-  requireMap(cx, *retries, "spec.policies.retries");
+  auto spec = mapAt(cx, doc, "spec", "spec");
+  if (!spec) return;
+  auto policies = mapAt(cx, *spec, "policies", "spec.policies");
+  if (!policies) return;
+  auto retries = mapAt(cx, *policies, "retries", "spec.policies.retries");
+  if (!retries) return;
   std::map<std::string, std::vector<std::string>> breakers;
   auto users = retryUsers(*spec, &breakers);
   std::string anchor = "Resiliency/" + ns + "/" + name;

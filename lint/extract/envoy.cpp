@@ -78,20 +78,8 @@ struct RouteFacts {
   bool idempotency_key = false;
 };
 
-std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &anchor) {
-  std::string text = requireString(cx, n, what);
-  std::string err;
-  auto d = parseProtoJsonDuration(text, &err);
-  if (!d) {
-    cx.problem(cx.span(n), what + ": " + err + ": Envoy rejects the configuration", anchor + "/" + what);
-    return std::nullopt;
-  }
-  if (d->nanos < 0) {
-    cx.problem(cx.span(n), what + " " + text + " is negative: Envoy rejects the configuration", anchor + "/" + what);
-    return std::nullopt;
-  }
-  return d;
-}
+// Durations as the runtime reads them.
+const DurationSyntax kDurations{parseProtoJsonDuration, "Envoy rejects the configuration", true};
 
 void readCluster(ExtractContext &cx, const yaml::Node &c, Clusters &out) {
   if (!c.IsMap()) return;
@@ -149,7 +137,7 @@ RouteFacts routeFacts(ExtractContext &cx, const yaml::Node &route, const yaml::N
   if (grpcHeader) {
     f.deadline.origin = Origin::Unknown; // the client's grpc-timeout header decides
   } else if (auto t = get(action, "timeout")) {
-    auto d = readDuration(cx, *t, "timeout", anchor);
+    auto d = readDuration(cx, *t, "timeout", anchor, kDurations);
     if (d) f.deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*t));
     else f.deadline.origin = Origin::Unknown;
   } else {
@@ -251,7 +239,7 @@ bool buildPolicy(ExtractContext &cx, const yaml::Node &rp, Span rpKey, const Rou
   }
 
   if (auto pt = field(rp, "per_try_timeout")) {
-    auto d = readDuration(cx, pt->node, pt->key, anchor);
+    auto d = readDuration(cx, pt->node, pt->key, anchor, kDurations);
     if (d) p.per_try_timeout = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(pt->node));
     else p.per_try_timeout.origin = Origin::Unknown;
   } else {
@@ -267,7 +255,7 @@ bool buildPolicy(ExtractContext &cx, const yaml::Node &rp, Span rpKey, const Rou
     if (!b) {
       cx.problem(backoffWhere, bo->key + " without base_interval: Envoy rejects the configuration (base_interval is required)", anchor + "/retry_back_off");
     } else {
-      base = readDuration(cx, b->node, b->key, anchor);
+      base = readDuration(cx, b->node, b->key, anchor, kDurations);
       baseWhere = cx.span(b->node);
       if (base && base->nanos < 1'000'000) {
         cx.problem(baseWhere, b->key + " " + b->node.Scalar() + " is below Envoy's minimum of 1ms: Envoy rejects the configuration", anchor + "/base_interval");
@@ -275,7 +263,7 @@ bool buildPolicy(ExtractContext &cx, const yaml::Node &rp, Span rpKey, const Rou
       }
     }
     if (auto m = field(bo->node, "max_interval")) {
-      max = readDuration(cx, m->node, m->key, anchor);
+      max = readDuration(cx, m->node, m->key, anchor, kDurations);
       maxWhere = cx.span(m->node);
       if (max && base && *max < *base) {
         cx.problem(maxWhere, m->key + " " + m->node.Scalar() + " is below base_interval: Envoy rejects the configuration", anchor + "/max_interval");

@@ -32,13 +32,8 @@ constexpr const char *kEgRouteTimeoutSource =
     "RouteAction.timeout): Envoy Gateway sets a route timeout only from timeout.http.requestTimeout or the HTTPRoute's "
     "timeouts.request (envoyproxy/gateway internal/xds/translator/route.go getEffectiveRequestTimeout)";
 
-std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &anchor) {
-  std::string text = requireString(cx, n, what);
-  std::string err;
-  auto d = parseGatewayDuration(text, &err);
-  if (!d) cx.problem(cx.span(n), what + ": " + err + ": the API server rejects the BackendTrafficPolicy", anchor + "/" + what);
-  return d;
-}
+// Durations as the runtime reads them.
+const DurationSyntax kDurations{parseGatewayDuration, "the API server rejects the BackendTrafficPolicy", false};
 
 bool recognise(const yaml::Node &doc) {
   return isKubernetesObject(doc, "gateway.envoyproxy.io", {"BackendTrafficPolicy"});
@@ -47,12 +42,10 @@ bool recognise(const yaml::Node &doc) {
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;
-  auto spec = get(doc, "spec");
-  if (!spec || isNull(*spec)) return;
-  requireMap(cx, *spec, "spec");
-  auto retry = get(*spec, "retry");
-  if (!retry || isNull(*retry)) return; // no retry block: Envoy Gateway configures no retries
-  requireMap(cx, *retry, "spec.retry");
+  auto spec = mapAt(cx, doc, "spec", "spec");
+  if (!spec) return;
+  auto retry = mapAt(cx, *spec, "retry", "spec.retry");
+  if (!retry) return; // no retry block: Envoy Gateway configures no retries
 
   RetryPolicy p;
   p.format = std::string(kFormat);
@@ -80,7 +73,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   if (auto t = get(*spec, "timeout"); t && t->IsMap())
     if (auto http = get(*t, "http"); http && http->IsMap())
       if (auto rt = get(*http, "requestTimeout")) {
-        auto d = readDuration(cx, *rt, "timeout.http.requestTimeout", p.anchor);
+        auto d = readDuration(cx, *rt, "timeout.http.requestTimeout", p.anchor, kDurations);
         if (d) {
           p.overall_deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*rt));
           p.deadline_name = "requestTimeout";
@@ -161,7 +154,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   if (auto pr = get(*retry, "perRetry"); pr && !isNull(*pr)) {
     requireMap(cx, *pr, "retry.perRetry");
     if (auto t = get(*pr, "timeout")) {
-      auto d = readDuration(cx, *t, "perRetry.timeout", p.anchor);
+      auto d = readDuration(cx, *t, "perRetry.timeout", p.anchor, kDurations);
       if (d) p.per_try_timeout = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*t));
       else p.per_try_timeout.origin = Origin::Unknown;
     }
@@ -169,7 +162,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
       requireMap(cx, *bo, "retry.perRetry.backOff");
       backoffWhere = cx.keySpan(*pr, "backOff");
       if (auto b = get(*bo, "baseInterval")) {
-        base = readDuration(cx, *b, "backOff.baseInterval", p.anchor);
+        base = readDuration(cx, *b, "backOff.baseInterval", p.anchor, kDurations);
         baseWhere = cx.span(*b);
         if (base && base->nanos < 1'000'000) {
           cx.problem(baseWhere, "baseInterval " + b->Scalar() + " is below Envoy's minimum of 1ms: the translated route is rejected", p.anchor + "/baseInterval");
@@ -177,7 +170,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
         }
       }
       if (auto m = get(*bo, "maxInterval")) {
-        max = readDuration(cx, *m, "backOff.maxInterval", p.anchor);
+        max = readDuration(cx, *m, "backOff.maxInterval", p.anchor, kDurations);
         maxWhere = cx.span(*m);
         Duration b = base.value_or(Duration::ms(kEnvoyBaseBackoffMs));
         if (max && *max < b) {

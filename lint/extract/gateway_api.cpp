@@ -28,14 +28,8 @@ constexpr const char *kAttemptsSource =
 // HTTPRouteRetry.Codes: +kubebuilder:validation:Minimum:=400, Maximum:=599.
 constexpr int kMinCode = 400, kMaxCode = 599;
 
-std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &kind,
-                                     const std::string &anchor) {
-  std::string text = requireString(cx, n, what);
-  std::string err;
-  auto d = parseGatewayDuration(text, &err);
-  if (!d) cx.problem(cx.span(n), what + ": " + err + ": the API server rejects the " + kind, anchor + "/" + what);
-  return d;
-}
+// Durations as the API server reads them (the only kind here with durations is HTTPRoute).
+const DurationSyntax kDurations{parseGatewayDuration, "the API server rejects the HTTPRoute", false};
 
 void collectMatches(ExtractContext &cx, const yaml::Node &rule, RetryPolicy &p) {
   auto matches = get(rule, "matches");
@@ -116,7 +110,7 @@ void extractRule(ExtractContext &cx, const yaml::Node &rule, size_t index, const
   p.backoff.jitter.origin = Origin::Unknown;
   p.backoff.cap.origin = Origin::Unknown;
   if (auto b = get(*retry, "backoff")) {
-    auto d = readDuration(cx, *b, "retry.backoff", "HTTPRoute", anchor);
+    auto d = readDuration(cx, *b, "retry.backoff", anchor, kDurations);
     if (d) p.backoff.initial = written(std::optional<Duration>(d), cx.span(*b));
   }
 
@@ -126,11 +120,11 @@ void extractRule(ExtractContext &cx, const yaml::Node &rule, size_t index, const
     requireMap(cx, *t, "timeouts");
     std::optional<Duration> req, back;
     if (auto r = get(*t, "request")) {
-      req = readDuration(cx, *r, "timeouts.request", "HTTPRoute", anchor);
+      req = readDuration(cx, *r, "timeouts.request", anchor, kDurations);
       if (req) p.overall_deadline = written(req->nanos == 0 ? std::optional<Duration>() : req, cx.span(*r));
     }
     if (auto r = get(*t, "backendRequest")) {
-      back = readDuration(cx, *r, "timeouts.backendRequest", "HTTPRoute", anchor);
+      back = readDuration(cx, *r, "timeouts.backendRequest", anchor, kDurations);
       if (back && req && req->nanos != 0 && *back > *req) {
         cx.problem(cx.span(*r), "backendRequest " + r->Scalar() + " is longer than request " + formatDuration(*req) +
                                     ": the API server rejects the HTTPRoute (backendRequest must not exceed request)",
@@ -151,22 +145,12 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   std::string kind = get(doc, "kind")->Scalar();
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;
-  auto spec = get(doc, "spec");
-  if (!spec || isNull(*spec)) return;
-  requireMap(cx, *spec, "spec");
-  auto rules = get(*spec, "rules");
-  if (!rules || isNull(*rules)) return;
-  requireSequence(cx, *rules, "spec.rules");
-  std::string anchor = kind + "/" + ns + "/" + name;
-  size_t i = 0;
-  for (const auto &rule : *rules) {
-    try {
-      extractRule(cx, rule, i, kind, name, anchor);
-    } catch (const TypeError &e) {
-      cx.error(e);
-    }
-    ++i;
-  }
+  auto spec = mapAt(cx, doc, "spec", "spec");
+  if (!spec) return;
+  auto rules = sequenceAt(cx, *spec, "rules", "spec.rules");
+  if (!rules) return;
+  const std::string anchor = kind + "/" + ns + "/" + name;
+  forEachItem(cx, *rules, [&](const yaml::Node &rule, size_t i) { extractRule(cx, rule, i, kind, name, anchor); });
 }
 
 } // namespace

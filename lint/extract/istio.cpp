@@ -69,20 +69,8 @@ void parseRetryOn(ExtractContext &cx, const yaml::Node &node, const std::string 
 }
 
 // Istio accepts Go-style durations; min 1 ms for perTryTimeout.
-std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor) {
-  std::string text = requireString(cx, n, field);
-  std::string err;
-  auto d = parseGoDuration(text, &err);
-  if (!d) {
-    cx.problem(cx.span(n), std::string(field) + ": " + err + ": Istio rejects the VirtualService", anchor + "/" + std::string(field));
-    return std::nullopt;
-  }
-  if (d->nanos < 0) {
-    cx.problem(cx.span(n), std::string(field) + " " + text + " is negative: Istio rejects the VirtualService", anchor + "/" + std::string(field));
-    return std::nullopt;
-  }
-  return d;
-}
+// Durations as the runtime reads them.
+const DurationSyntax kDurations{parseGoDuration, "Istio rejects the VirtualService", true};
 
 void collectMethods(ExtractContext &cx, const yaml::Node &route, RetryPolicy &p) {
   auto match = get(route, "match");
@@ -141,7 +129,7 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
   collectMethods(cx, route, p);
 
   if (auto t = get(route, "timeout")) {
-    auto d = readDuration(cx, *t, "timeout", anchor);
+    auto d = readDuration(cx, *t, "timeout", anchor, kDurations);
     if (d) p.overall_deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*t));
   } else {
     p.overall_deadline = defaulted(std::optional<Duration>(), cx.span(route),
@@ -206,7 +194,7 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
   p.max_attempts = written(std::optional<int>(static_cast<int>(n) + 1), attemptsWhere);
 
   if (perTry) {
-    auto d = readDuration(cx, *perTry, "perTryTimeout", anchor);
+    auto d = readDuration(cx, *perTry, "perTryTimeout", anchor, kDurations);
     if (d && d->nanos < 1'000'000) {
       cx.problem(cx.span(*perTry), "perTryTimeout " + perTry->Scalar() + " is below Istio's minimum of 1ms: Istio rejects the VirtualService", anchor + "/perTryTimeout");
       d.reset();
@@ -226,7 +214,7 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
   std::optional<Duration> base;
   Span baseWhere = retriesKey;
   if (backoff) {
-    base = readDuration(cx, *backoff, "backoff", anchor);
+    base = readDuration(cx, *backoff, "backoff", anchor, kDurations);
     baseWhere = cx.span(*backoff);
     if (base && base->nanos < 1'000'000) {
       cx.problem(baseWhere, "backoff " + backoff->Scalar() + " is below Envoy's minimum base interval of 1ms", anchor + "/backoff");
@@ -245,22 +233,12 @@ bool recognise(const yaml::Node &doc) {
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;
-  auto spec = get(doc, "spec");
-  if (!spec || isNull(*spec)) return;
-  requireMap(cx, *spec, "spec");
-  auto http = get(*spec, "http");
-  if (!http || isNull(*http)) return;
-  requireSequence(cx, *http, "spec.http");
-  std::string anchor = "VirtualService/" + ns + "/" + name;
-  size_t i = 0;
-  for (const auto &route : *http) {
-    try {
-      extractRoute(cx, route, i, name, anchor);
-    } catch (const TypeError &e) {
-      cx.error(e);
-    }
-    ++i;
-  }
+  auto spec = mapAt(cx, doc, "spec", "spec");
+  if (!spec) return;
+  auto http = sequenceAt(cx, *spec, "http", "spec.http");
+  if (!http) return;
+  const std::string anchor = "VirtualService/" + ns + "/" + name;
+  forEachItem(cx, *http, [&](const yaml::Node &route, size_t i) { extractRoute(cx, route, i, name, anchor); });
 }
 
 } // namespace

@@ -34,13 +34,8 @@ constexpr double kDefaultRouteTimeoutS = 10;
 constexpr const char *kDefaultTimeoutSource =
     "Linkerd's default route timeout of 10 s, retries included (linkerd.io service-profiles reference, Retries and Timeouts)";
 
-std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, const std::string &what, const std::string &anchor) {
-  std::string text = requireString(cx, n, what);
-  std::string err;
-  auto d = parseGoDuration(text, &err);
-  if (!d) cx.problem(cx.span(n), what + ": " + err + ": Linkerd rejects the ServiceProfile", anchor + "/" + what);
-  return d;
-}
+// Durations as the runtime reads them.
+const DurationSyntax kDurations{parseGoDuration, "Linkerd rejects the ServiceProfile", false};
 
 void collectMethods(ExtractContext &cx, const yaml::Node &cond, RetryPolicy &p, int depth) {
   if (!cond.IsMap() || depth > 8) return;
@@ -83,7 +78,7 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
   if (auto c = get(route, "condition")) collectMethods(cx, *c, p, 0);
 
   if (auto t = get(route, "timeout")) {
-    auto d = readDuration(cx, *t, "timeout", anchor);
+    auto d = readDuration(cx, *t, "timeout", anchor, kDurations);
     if (d) p.overall_deadline = written(d->nanos == 0 ? std::optional<Duration>() : d, cx.span(*t));
   } else {
     p.overall_deadline = defaulted(std::optional<Duration>(Duration::s(kDefaultRouteTimeoutS)), cx.span(route), kDefaultTimeoutSource);
@@ -129,9 +124,8 @@ bool recognise(const yaml::Node &doc) {
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   std::string name = meta.name, ns = meta.ns;
-  auto spec = get(doc, "spec");
-  if (!spec || isNull(*spec)) return;
-  requireMap(cx, *spec, "spec");
+  auto spec = mapAt(cx, doc, "spec", "spec");
+  if (!spec) return;
   std::string anchor = "ServiceProfile/" + ns + "/" + name;
 
   Setting<bool> budget = defaulted(true, cx.keySpan(doc, "spec"), kDefaultBudgetSource);
@@ -146,21 +140,12 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
       long long n = requireInt(cx, *m, "retryBudget.minRetriesPerSecond", false);
       if (n < 0) cx.problem(cx.span(*m), "minRetriesPerSecond " + m->Scalar() + " is negative: Linkerd rejects the ServiceProfile", anchor + "/minRetriesPerSecond");
     }
-    if (auto t = get(*b, "ttl")) readDuration(cx, *t, "retryBudget.ttl", anchor);
+    if (auto t = get(*b, "ttl")) readDuration(cx, *t, "retryBudget.ttl", anchor, kDurations);
   }
 
-  auto routes = get(*spec, "routes");
-  if (!routes || isNull(*routes)) return;
-  requireSequence(cx, *routes, "spec.routes");
-  size_t i = 0;
-  for (const auto &route : *routes) {
-    try {
-      extractRoute(cx, route, i, name, anchor, budget);
-    } catch (const TypeError &e) {
-      cx.error(e);
-    }
-    ++i;
-  }
+  auto routes = sequenceAt(cx, *spec, "routes", "spec.routes");
+  if (!routes) return;
+  forEachItem(cx, *routes, [&](const yaml::Node &route, size_t i) { extractRoute(cx, route, i, name, anchor, budget); });
 }
 
 } // namespace

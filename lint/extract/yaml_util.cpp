@@ -133,6 +133,37 @@ std::string kindName(const yaml::Node &n) {
 }
 } // namespace
 
+std::optional<yaml::Node> mapAt(const ExtractContext &cx, const yaml::Node &parent, std::string_view key, std::string_view what) {
+  auto n = get(parent, key);
+  if (!n || isNull(*n)) return std::nullopt;
+  requireMap(cx, *n, what);
+  return n;
+}
+
+std::optional<yaml::Node> sequenceAt(const ExtractContext &cx, const yaml::Node &parent, std::string_view key, std::string_view what) {
+  auto n = get(parent, key);
+  if (!n || isNull(*n)) return std::nullopt;
+  requireSequence(cx, *n, what);
+  return n;
+}
+
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor,
+                                     const DurationSyntax &syntax) {
+  const std::string text = requireString(cx, n, field);
+  const std::string name(field);
+  std::string err;
+  auto d = syntax.parse(text, &err);
+  if (!d) {
+    cx.problem(cx.span(n), name + ": " + err + ": " + syntax.refused, anchor + "/" + name);
+    return std::nullopt;
+  }
+  if (syntax.negative_refused && d->nanos < 0) {
+    cx.problem(cx.span(n), name + " " + text + " is negative: " + syntax.refused, anchor + "/" + name);
+    return std::nullopt;
+  }
+  return d;
+}
+
 std::string requireString(const ExtractContext &cx, const yaml::Node &n, std::string_view what) {
   if (!n.IsScalar()) throw TypeError(cx.span(n), std::string(what) + " must be a string, not " + kindName(n));
   return n.Scalar();

@@ -93,6 +93,35 @@ std::vector<ListEntry> commaList(std::string_view value, std::string_view blanks
 // The span of an entry's text in a single-line scalar (one column when the entry is empty).
 Span entrySpan(const ExtractContext &cx, const yaml::Node &scalar, const ListEntry &e);
 
+// The map (or sequence) at `key` in `parent`: nullopt when absent or null (nothing to read); a
+// value of another kind is a TypeError naming `what` ("spec.http").
+std::optional<yaml::Node> mapAt(const ExtractContext &cx, const yaml::Node &parent, std::string_view key, std::string_view what);
+std::optional<yaml::Node> sequenceAt(const ExtractContext &cx, const yaml::Node &parent, std::string_view key, std::string_view what);
+// Calls each(item, index) for every item of `seq`: a TypeError in one item is reported, and the
+// other items are still read.
+template <class Each> void forEachItem(ExtractContext &cx, const yaml::Node &seq, Each &&each) {
+  size_t i = 0;
+  for (const auto &item : seq) {
+    try {
+      each(item, i);
+    } catch (const TypeError &e) {
+      cx.error(e);
+    }
+    ++i;
+  }
+}
+
+// A duration field as a dialect's runtime reads it. A text `syntax.parse` cannot read (or a
+// negative one, when `syntax.negative_refused`) is a problem saying what the runtime does then
+// (`syntax.refused`: "Istio rejects the VirtualService"), anchored at anchor/field; it reads as nullopt.
+struct DurationSyntax {
+  std::optional<Duration> (*parse)(std::string_view text, std::string *error);
+  std::string refused;
+  bool negative_refused = true;
+};
+std::optional<Duration> readDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor,
+                                     const DurationSyntax &syntax);
+
 bool isScalarString(const yaml::Node &n); // a scalar, quoted or not
 bool isQuoted(const yaml::Node &n);       // a quoted scalar ("3" rather than 3)
 bool isNull(const yaml::Node &n);         // `~`, `null` or empty
