@@ -147,6 +147,14 @@ int stdoutWritten() {
 
 int runCommandLine(int argc, char **argv);
 
+// A config or baseline that could not be read: its errors, in the compiler style, and exit 2.
+int setupFailed(const std::vector<Diagnostic> &errors, bool colorErr) {
+  RunResult failed;
+  failed.errors = errors;
+  writeErrorsText(llvm::errs(), failed, colorErr);
+  return 2;
+}
+
 // An address inside this executable, for getMainExecutable.
 void retrylintMainAddress() {}
 
@@ -411,12 +419,7 @@ std::optional<int> setConfiguration(RunOptions &options, bool colorErr) {
   if (cfgPath == "/dev/null") cfgPath.clear();
   else if (!cfgPath.empty()) {
     options.config = loadProjectConfig(cfgPath, setupErrors);
-    if (!options.config) {
-      RunResult failed;
-      failed.errors = setupErrors;
-      writeErrorsText(llvm::errs(), failed, colorErr);
-      return 2;
-    }
+    if (!options.config) return setupFailed(setupErrors, colorErr);
     options.settings = options.config->settings;
   }
   if (maxAttempts.getNumOccurrences()) {
@@ -451,12 +454,7 @@ std::optional<int> setNarrowing(RunOptions &options, Narrowing &n, bool colorErr
   if (!baselineFile.empty()) {
     std::vector<Diagnostic> setupErrors;
     n.baseline = loadBaseline(baselineFile, setupErrors);
-    if (!n.baseline) {
-      RunResult failed;
-      failed.errors = setupErrors;
-      writeErrorsText(llvm::errs(), failed, colorErr);
-      return 2;
-    }
+    if (!n.baseline) return setupFailed(setupErrors, colorErr);
   }
 
   if (!diffRev.empty()) {
