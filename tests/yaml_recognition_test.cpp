@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "lint/engine.h"
+#include "lint/discover/discover.h"
 #include "lint/extract/extractors.h"
 #include "lint/yaml/load.h"
 #include "tests/cli_support.h"
@@ -202,4 +203,21 @@ TEST(UnparseableFiles, OnADirectoryScanOnlyThoseWithARetryKeyOfTheirDialectAreEr
 TEST(UnparseableFiles, EveryDialectWithMarkersNamesItsRetryKeys) {
   for (const Extractor &ex : extractors())
     if (!ex.markers.empty()) EXPECT_FALSE(ex.retry_keys.empty()) << ex.format;
+}
+
+// Discovery reads the files the dialects' descriptors name (file_kinds), and no others besides
+// YAML and JSON: a new text dialect declares its files in its own descriptor.
+TEST(Dialects, DiscoveryReadsTheFileKindsTheDescriptorsDeclare) {
+  for (const Extractor &ex : extractors())
+    if (ex.recogniseText) EXPECT_FALSE(ex.file_kinds.empty()) << ex.format << " reads text files but declares none";
+  EXPECT_TRUE(hasConfigExtension("home/.aws/config"));
+  EXPECT_TRUE(hasConfigExtension("home/.aws/credentials"));
+  EXPECT_TRUE(hasConfigExtension("src/main/resources/application.PROPERTIES"));
+  EXPECT_TRUE(hasConfigExtension("src/client.cc"));
+  EXPECT_TRUE(hasConfigExtension("deploy/route.yml"));
+  EXPECT_FALSE(hasConfigExtension("notes.txt"));
+  EXPECT_FALSE(hasConfigExtension("src/config.go"));
+  // A file named `config` may be YAML (~/.kube/config): named on the command line, it is tried as YAML.
+  EXPECT_FALSE(hasKnownNonYamlExtension("home/.kube/config"));
+  EXPECT_TRUE(hasKnownNonYamlExtension("settings.ini"));
 }

@@ -455,14 +455,9 @@ ParseOutcome parseFile(const ParseRequest &req) {
 
 namespace {
 
-bool recogniseText(const SourceFile &src) {
-  static const std::vector<std::string_view> exts = {".cpp", ".cc", ".cxx", ".c++", ".h", ".hh",
-                                                     ".hpp", ".hxx", ".ipp", ".inl"};
-  llvm::StringRef ext = llvm::sys::path::extension(src.path().str());
-  for (auto e : exts)
-    if (ext.equals_insensitive(e)) return true;
-  return false;
-}
+const std::vector<std::string_view> kFileKinds = {".cpp", ".cc", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".ipp", ".inl"};
+
+bool recogniseText(const SourceFile &src) { return isFileKind(src.path().str(), kFileKinds); }
 
 void extractText(const SourceFile &src, ExtractContext &cx) {
   llvm::SmallString<256> abs(src.path().str());
@@ -512,6 +507,7 @@ const Extractor &cppExtractor() {
       .recogniseText = cpp::recogniseText,
       .extractText = cpp::extractText,
       .priority = 160,
+      .file_kinds = cpp::kFileKinds,
       .cacheable = false,
   };
   return e;

@@ -1,4 +1,5 @@
 #include "lint/discover/discover.h"
+#include "lint/extract/extractors.h"
 #include "lint/parallel.h"
 
 #include <set>
@@ -26,15 +27,10 @@ bool extensionIn(std::string_view path, std::initializer_list<llvm::StringRef> e
 }
 } // namespace
 
-bool hasKnownNonYamlExtension(std::string_view path) {
-  return extensionIn(path, {".ini", ".properties", ".cfg", ".conf", ".cpp", ".cc", ".cxx", ".c++", ".h", ".hh",
-                            ".hpp", ".hxx", ".ipp", ".inl"});
-}
+bool hasKnownNonYamlExtension(std::string_view path) { return isFileKindOfADialect(path, /*byExtension=*/true); }
 
 bool hasConfigExtension(std::string_view path) {
-  llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(path.data(), path.size()));
-  if (name == "config" || name == "credentials") return true; // ~/.aws/config, by AWS's naming
-  return extensionIn(path, {".yaml", ".yml", ".json"}) || hasKnownNonYamlExtension(path);
+  return extensionIn(path, {".yaml", ".yml", ".json"}) || isFileKindOfADialect(path);
 }
 
 bool isSkippedDirectory(std::string_view dirPath) {

@@ -24,10 +24,12 @@ struct Candidate {
 std::vector<Candidate> discover(const std::vector<std::string> &paths, std::vector<Diagnostic> &errors,
                                 const std::function<bool(const std::string &)> &excluded = {}, unsigned jobs = 1);
 
-// Whether a file found while walking may hold a retry config or retry code: YAML/JSON, INI and
-// .properties files, AWS's extension-less `config`, and C++ sources and headers.
+// Whether a file found while walking may hold a retry config or retry code: YAML/JSON, or a file
+// kind a dialect's descriptor declares (INI and .properties files, AWS's extension-less `config`,
+// C++ sources and headers).
 bool hasConfigExtension(std::string_view path);
-// Extensions of files that are never YAML (INI, .properties, C++): a text dialect reads them or nothing does.
+// Extensions a dialect declares that are never YAML (INI, .properties, C++): a text dialect reads
+// them or nothing does.
 bool hasKnownNonYamlExtension(std::string_view path);
 // Directories never walked, by name (.git, node_modules, cmake-build-*, …). A directory holding a
 // CMakeCache.txt, a build tree whatever its name, is dropped by discover() as well (unless named).

@@ -231,6 +231,8 @@ const Extractor &awsSharedConfigExtractor() {
       .recogniseText = recogniseText,
       .extractText = extractText,
       .priority = 140,
+      // ~/.aws/config and credentials by AWS's naming; INI files by the usual extensions.
+      .file_kinds = {"config", "credentials", ".ini", ".cfg", ".conf"},
   };
   return e;
 }

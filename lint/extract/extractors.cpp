@@ -1,5 +1,7 @@
 #include "lint/extract/extractors.h"
 
+#include <llvm/Support/Path.h>
+
 #include <algorithm>
 #include <bitset>
 #include <cstdint>
@@ -62,6 +64,30 @@ bool extractOne(const yaml::Node &doc, ExtractContext &cx, int depth) {
   return false;
 }
 } // namespace
+
+namespace {
+bool matchesKind(llvm::StringRef name, llvm::StringRef ext, std::string_view k) {
+  llvm::StringRef kind(k.data(), k.size());
+  return kind.startswith(".") ? ext.equals_insensitive(kind) : name == kind;
+}
+} // namespace
+
+bool isFileKind(std::string_view path, const std::vector<std::string_view> &kinds) {
+  llvm::StringRef p(path.data(), path.size());
+  llvm::StringRef name = llvm::sys::path::filename(p), ext = llvm::sys::path::extension(p);
+  for (std::string_view k : kinds)
+    if (matchesKind(name, ext, k)) return true;
+  return false;
+}
+
+bool isFileKindOfADialect(std::string_view path, bool byExtension) {
+  llvm::StringRef p(path.data(), path.size());
+  llvm::StringRef name = llvm::sys::path::filename(p), ext = llvm::sys::path::extension(p);
+  for (const Extractor &ex : extractors())
+    for (std::string_view k : ex.file_kinds)
+      if ((!byExtension || k.substr(0, 1) == ".") && matchesKind(name, ext, k)) return true;
+  return false;
+}
 
 const Extractor *textExtractorFor(const SourceFile &src) {
   for (const auto &ex : extractors())

@@ -33,6 +33,9 @@ struct Extractor {
   // Substrings of the keys that hold its retry settings, as written (case matters; camelCase and
   // snake_case where the dialect has both); empty: its markers alone count.
   std::vector<std::string_view> retry_keys = {};
+  // The files besides YAML and JSON that discovery walks into for it: extensions (".ini", compared
+  // without case) and whole file names ("credentials"). A text dialect recognises among those.
+  std::vector<std::string_view> file_kinds = {};
   // Whether a file's result depends on its text (and extractionInputsBesides) alone, so the
   // result cache may keep it. C++ depends on headers and the compile database: not cached.
   bool cacheable = true;
@@ -63,6 +66,12 @@ std::string stepFunctionsInputsBesides(const std::string &path);  // lint/extrac
 std::vector<std::string> extractionInputNamesBesides(const std::string &path);
 std::vector<std::string> grpcConfigInputNamesBesides(const std::string &path);
 std::vector<std::string> stepFunctionsInputNamesBesides(const std::string &path);
+
+// Whether some dialect's file_kinds name this file (discovery reads it, besides YAML and JSON);
+// `byExtension`: only the kinds that are extensions (a file named `config` may be YAML).
+bool isFileKindOfADialect(std::string_view path, bool byExtension = false);
+// Whether the file's extension or name is among `kinds` (an Extractor's file_kinds).
+bool isFileKind(std::string_view path, const std::vector<std::string_view> &kinds);
 
 // The text dialect (INI, .properties, C++) that claims this file, if any.
 const Extractor *textExtractorFor(const SourceFile &src);

@@ -594,6 +594,7 @@ const Extractor &resilience4jExtractor() {
       .priority = 110,
       .prefilter_words = {"resilience4j"},
       .retry_keys = {"retry"},
+      .file_kinds = {".properties"},
   };
   return e;
 }

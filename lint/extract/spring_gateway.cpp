@@ -551,6 +551,7 @@ const Extractor &springGatewayExtractor() {
       .priority = 120,
       .prefilter_words = {"gateway"},
       .retry_keys = {"Retry", "retries"},
+      .file_kinds = {".properties"},
   };
   return e;
 }
