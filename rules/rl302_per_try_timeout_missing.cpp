@@ -14,6 +14,9 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (p.overall_deadline.value)
       msg += "one hung attempt can run for the whole " + p.deadline_name + " of " + formatDuration(*p.overall_deadline.value) +
              ", leaving no time for the retries";
+    else if (!p.overall_deadline.known())
+      msg += "one hung attempt holds the request for as long as the caller waits (no " + p.deadline_name +
+             " is set here), and the retries never run";
     else
       msg += "one hung attempt can wait forever (there is no " + p.deadline_name + " either), and the retries never run";
     out.report(p, p.where, "perTryTimeout", msg);

@@ -9,23 +9,14 @@
 #include <gtest/gtest.h>
 
 #include "lint/engine.h"
+#include "test_support.h"
 
 using namespace retrylint;
 
 namespace {
 
-FileResult run(const std::string &path, const std::string &text) {
-  FileResult r = analyseText(path, text, /*named=*/true, RunOptions{});
-  for (const Diagnostic &d : r.errors) ADD_FAILURE() << path << ":" << d.line << ": " << d.message;
-  return r;
-}
-
-std::vector<const Finding *> rule(const FileResult &r, std::string_view code) {
-  std::vector<const Finding *> out;
-  for (const Finding &f : r.findings)
-    if (f.rule == code) out.push_back(&f);
-  return out;
-}
+FileResult run(const std::string &path, const std::string &text) { return retrylint::testing::analyseClean(path, text); }
+const auto rule = retrylint::testing::findingsOf;
 
 bool contains(const std::string &s, std::string_view part) { return s.find(part) != std::string::npos; }
 

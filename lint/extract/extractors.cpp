@@ -50,6 +50,7 @@ bool extractOne(const yaml::Node &doc, ExtractContext &cx, int depth) {
     for (const auto &item : items) any |= extractOne(item, cx, depth + 1);
     return any;
   }
+  bool any = false;
   for (const auto &ex : extractors()) {
     if (!ex.recognise || !ex.recognise(doc)) continue;
     if (std::find(cx.model.formats.begin(), cx.model.formats.end(), ex.format) == cx.model.formats.end())
@@ -59,9 +60,10 @@ bool extractOne(const yaml::Node &doc, ExtractContext &cx, int depth) {
     } catch (const TypeError &e) {
       cx.error(e);
     }
-    return true;
+    any = true;
+    if (!ex.alongside) break;
   }
-  return false;
+  return any;
 }
 } // namespace
 

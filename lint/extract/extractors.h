@@ -26,6 +26,10 @@ struct Extractor {
   void (*extractText)(const SourceFile &src, ExtractContext &cx) = nullptr;
   // Where it is asked, lowest first: the first dialect that recognises a document gets it.
   int priority = 0;
+  // Reads a part of an object that another dialect does not (Linkerd's retry annotations in the
+  // metadata of an HTTPRoute whose spec the Gateway API dialect reads): it is handed every
+  // document it recognises, and the search for the dialect that owns the document goes on.
+  bool alongside = false;
   // The pre-filter: words one of which every document `recognise` accepts contains, compared
   // after folding case and dropping '-' and '_' (camelCase, snake_case, kebab-case and Spring's
   // relaxed names all match). Written lower case without '-' or '_'.
