@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "lint/engine.h"
+#include "cli_support.h"
+#include "lint/config/config.h"
 #include "test_support.h"
 
 using namespace retrylint;
@@ -85,4 +87,72 @@ TEST(LinkerdAnnotations, AnUnreadableConditionDropsTheWholeRetryConfiguration) {
   EXPECT_EQ(hits[0]->where.column, 33); // the entry " 429"
   EXPECT_TRUE(contains(hits[0]->message, "does not trim blanks")) << hits[0]->message;
   EXPECT_TRUE(rule(r, "RL203").empty()); // the 9 retries never happen
+}
+
+TEST(AwsEnvironment, TheOptInOfTwentyTwentySixDecidesTheDefaultMode) {
+  auto env = [](const std::string &value) {
+    return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n    env:\n"
+           "    - {name: AWS_NEW_RETRIES_2026, value: \"" + value + "\"}\n";
+  };
+  FileModel on = model("pod.yaml", env("true"));
+  ASSERT_EQ(on.policies.size(), 1u);
+  EXPECT_EQ(on.policies[0].format, "aws-environment");
+  EXPECT_EQ(on.policies[0].max_attempts.value, 3);
+  EXPECT_EQ(on.policies[0].max_attempts.where.line, 8);
+  EXPECT_TRUE(on.policies[0].budget.value); // the retry quota of standard mode
+  EXPECT_EQ(on.policies[0].backoff.jitter.value, Jitter::Full);
+  FileModel off = model("pod.yaml", env("FALSE"));
+  ASSERT_EQ(off.policies.size(), 1u);
+  EXPECT_EQ(off.policies[0].max_attempts.value, 11);
+  EXPECT_TRUE(contains(off.policies[0].max_attempts.source, "before 2026")) << off.policies[0].max_attempts.source;
+  EXPECT_FALSE(off.policies[0].budget.known());
+}
+
+TEST(AwsEnvironment, AValueFromElsewhereIsUnknownNotTheDefault) {
+  FileModel m = model("compose.yaml", "services:\n  api:\n    environment:\n      AWS_RETRY_MODE: ${MODE}\n");
+  ASSERT_EQ(m.policies.size(), 1u);
+  EXPECT_EQ(m.policies[0].max_attempts.origin, Origin::Unknown);
+  EXPECT_EQ(m.policies[0].backoff.jitter.origin, Origin::Unknown);
+}
+
+TEST(AwsEnvironment, IsALayerOfADeclaredChain) {
+  retrylint::testing::TempDir t;
+  t.write("mesh/vs.yaml", "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: orders}\nspec:\n"
+                          "  http:\n  - route: [{destination: {host: orders}}]\n    retries: {attempts: 3, perTryTimeout: 1s}\n");
+  t.write("orders/deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: orders}\nspec:\n  template:\n    spec:\n"
+                                "      containers:\n      - name: app\n        env:\n        - {name: AWS_MAX_ATTEMPTS, value: \"5\"}\n");
+  RunOptions o;
+  std::vector<Diagnostic> errors;
+  o.config = loadProjectConfig(t.write(".retrylint.yaml", "layers:\n  - {name: mesh, paths: [mesh/**]}\n  - {name: orders, paths: [orders/**]}\n"), errors);
+  ASSERT_TRUE(o.config) << (errors.empty() ? "" : errors[0].message);
+  o.settings = o.config->settings;
+  o.paths = {t.path.string()};
+  RunResult r = run(o);
+  std::vector<const Finding *> amplified;
+  for (const Finding &f : r.findings)
+    if (f.rule == "RL204") amplified.push_back(&f);
+  ASSERT_EQ(amplified.size(), 1u);
+  EXPECT_TRUE(contains(amplified[0]->message, "20")) << amplified[0]->message; // 4 x 5 calls per request
+  EXPECT_TRUE(contains(amplified[0]->message, "AWS_MAX_ATTEMPTS")) << amplified[0]->message;
+}
+
+TEST(LinkerdAnnotations, DurationsAreReadAsThePolicyControllerReadsThem) {
+  auto svc = [](const std::string &timeout) {
+    return "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  annotations:\n    retry.linkerd.io/http: 5xx\n"
+           "    retry.linkerd.io/timeout: " + timeout + "\n";
+  };
+  FileModel day = model("svc.yaml", svc("1d"));
+  ASSERT_EQ(day.policies.size(), 1u);
+  EXPECT_EQ(day.policies[0].per_try_timeout.value, Duration::s(86400));
+  // One number and one unit: a Go-style "1h30m" and a fraction are refused.
+  for (const char *bad : {"1h30m", "0.5s", "10"}) {
+    FileResult r = run("svc.yaml", svc(bad));
+    auto hits = rule(r, "RL901");
+    ASSERT_EQ(hits.size(), 1u) << bad;
+    EXPECT_TRUE(contains(hits[0]->message, "not a Linkerd duration")) << hits[0]->message;
+  }
+  // The backoff the controller sends with every counted retry.
+  EXPECT_EQ(day.policies[0].backoff.initial.value, Duration::ms(25));
+  EXPECT_EQ(day.policies[0].backoff.cap.value, Duration::ms(250));
+  EXPECT_EQ(day.policies[0].backoff.jitter.origin, Origin::BuiltIn);
 }

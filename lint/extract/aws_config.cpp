@@ -26,13 +26,21 @@ constexpr std::string_view kFormat = "aws-shared-config";
 
 constexpr const char *kStandardAttemptsSource =
     "AWS SDK default in standard/adaptive mode: 3 attempts (AWS SDKs and Tools Reference Guide, retry behavior)";
-// With retry_mode unset the mode is SDK-specific; current SDKs (and all with AWS_NEW_RETRIES_2026)
-// use standard, so 3 attempts. The AWS SDK for C++ is the exception: InitRetryStrategy() falls back
-// to DefaultRetryStrategy (10 retries) for anything but "standard"/"adaptive".
+// With retry_mode unset: standard mode, 3 attempts, in every SDK since the 2026 retry behaviour became
+// the default on 2026-11-10 (AWS Developer Tools Blog, "Updated default retry behavior for AWS SDKs and
+// tools": all SDKs but Java 2.x and Kotlin; the AWS SDK for C++ from 1.11.926, aws/aws-sdk-cpp#3832).
+// Older AWS SDK for C++ versions fall back to DefaultRetryStrategy (10 retries) in InitRetryStrategy().
 constexpr const char *kUnsetModeSource =
-    "AWS SDK default with no retry_mode: standard mode, 3 attempts, in current SDKs (AWS SDKs and Tools Reference "
-    "Guide, retry behavior); the AWS SDK for C++ falls back to its legacy DefaultRetryStrategy, 11 attempts "
-    "(aws-sdk-cpp ClientConfiguration.cpp InitRetryStrategy)";
+    "AWS SDK default with no retry_mode: standard mode, 3 attempts (AWS SDKs and Tools Reference Guide, retry "
+    "behavior; the default in all SDKs but Java 2.x and Kotlin since 2026-11-10, AWS Developer Tools Blog "
+    "\"Updated default retry behavior\"); AWS SDK for C++ versions before 1.11.926 fall back to their legacy "
+    "DefaultRetryStrategy, 11 attempts (aws-sdk-cpp ClientConfiguration.cpp InitRetryStrategy, aws/aws-sdk-cpp#3832)";
+constexpr const char *kNewRetriesSource =
+    "AWS_NEW_RETRIES_2026=true: standard mode, 3 attempts (DynamoDB 4), a 500-token retry quota (AWS SDKs and Tools "
+    "Reference Guide, retry behavior; aws/aws-sdk-cpp#3832)";
+constexpr const char *kOptedOutSource =
+    "AWS_NEW_RETRIES_2026=false keeps the retry behaviour from before 2026: the SDKs that defaulted to legacy mode "
+    "(the AWS SDK for C++: DefaultRetryStrategy, 10 retries = 11 attempts, no quota) stay there (aws/aws-sdk-cpp#3832)";
 // Legacy mode: attempts are SDK-specific. The AWS SDK for C++'s DefaultRetryStrategy(maxRetries = 10):
 // 11 attempts (aws-sdk-cpp include/aws/core/client/DefaultRetryStrategy.h). Java v2 legacy: 4 attempts
 // (RetryMode.LEGACY, "up to 3 retries"); botocore legacy: 5 attempts.
@@ -116,68 +124,10 @@ void extractProfile(ExtractContext &cx, const IniSection &s, std::string profile
   p.component = "AWS profile " + profile;
   p.anchor = "profile/" + profile;
   p.where = sectionSpan(src, s);
-  p.attempts_field = "max_attempts";
-  p.attempts_count_retries = false;
-  p.budget_field = "retry_mode = standard (retry quota)";
-  // Timeouts are client settings in code (ClientConfiguration.requestTimeoutMs), not in this file.
-  p.per_try_timeout.origin = Origin::Unknown;
-  p.overall_deadline.origin = Origin::Unknown;
-  p.budget.origin = Origin::Unknown;
-  p.adaptive_rate_limit = defaulted(false, p.where, "");
-
-  // retry_mode
-  enum class Mode { Unset, Legacy, Standard, Adaptive, Invalid } m = Mode::Unset;
-  Span modeWhere = p.where;
-  if (mode) {
-    modeWhere = valueSpan(src, *mode);
-    if (mode->value == "legacy") m = Mode::Legacy;
-    else if (mode->value == "standard") m = Mode::Standard;
-    else if (mode->value == "adaptive") m = Mode::Adaptive;
-    else {
-      m = Mode::Invalid;
-      std::string l = lower(mode->value);
-      std::string hint = (l == "legacy" || l == "standard" || l == "adaptive")
-                             ? "; write '" + l + "': the AWS SDK for C++ compares case-sensitively and otherwise falls back to its legacy DefaultRetryStrategy (10 retries)"
-                             : ": SDKs that validate it (aws-sdk-go-v2, botocore) fail to load the profile, and the AWS SDK for C++ silently falls back to its legacy DefaultRetryStrategy (10 retries)";
-      cx.problem(modeWhere, "retry_mode '" + mode->value + "' is not legacy, standard or adaptive" + hint, p.anchor + "/retry_mode");
-    }
-  }
-
-  // max_attempts: total attempts, the first included; a whole number > 0.
-  if (attempts) {
-    Span where = valueSpan(src, *attempts);
-    const std::string &v = attempts->value;
-    errno = 0;
-    char *end = nullptr;
-    long long n = v.empty() ? 0 : std::strtoll(v.c_str(), &end, 10);
-    bool isInt = !v.empty() && end && *end == '\0' && errno == 0;
-    if (!isInt || n < 1) {
-      std::string runtime = isInt ? "the AWS SDKs require a number greater than 0 (1 = no retries); the AWS SDK for C++ reads 0 as no retries, other SDKs reject the profile"
-                                  : "aws-sdk-go-v2 and botocore fail to load the profile, and the AWS SDK for C++ ignores it and uses its default";
-      cx.problem(where, "max_attempts '" + v + "' is not a whole number greater than 0 (it counts attempts, the first included): " + runtime,
-                 p.anchor + "/max_attempts");
-      p.max_attempts.origin = Origin::Unknown;
-    } else {
-      p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(n, 1'000'000))), where);
-    }
-  } else if (m == Mode::Standard || m == Mode::Adaptive) {
-    p.max_attempts = defaulted(std::optional<int>(kStandardAttempts), modeWhere, kStandardAttemptsSource);
-  } else if (m == Mode::Legacy) {
-    p.max_attempts = defaulted(std::optional<int>(kCppLegacyAttempts), modeWhere, kLegacyAttemptsSource);
-  } else if (m == Mode::Unset) {
-    p.max_attempts = defaulted(std::optional<int>(kStandardAttempts), p.where, kUnsetModeSource);
-  } else {
-    p.max_attempts.origin = Origin::Unknown; // an invalid mode: what runs depends on the SDK
-  }
-
-  if (m == Mode::Standard || m == Mode::Adaptive) {
-    setStandardBackoff(p, modeWhere);
-    p.budget = builtIn(true, modeWhere, kQuotaSource);
-  }
-  // Legacy and unset modes: backoff and quota are SDK-specific (C++ legacy: no jitter, no cap, no
-  // quota; Java legacy: jittered with a token bucket). The model leaves them Unknown.
-  if (m == Mode::Adaptive) p.adaptive_rate_limit = written(true, modeWhere);
-
+  aws::RetrySettings set;
+  if (mode) set.mode = mode->value, set.mode_at = valueSpan(src, *mode);
+  if (attempts) set.attempts = attempts->value, set.attempts_at = valueSpan(src, *attempts);
+  aws::applyRetrySettings(cx, set, p);
   if (p.max_attempts.origin == Origin::Defaulted)
     p.max_attempts.fix = Fix{"set max_attempts = 1 (no retry)", {src.insertLineAfter(s.line0, "max_attempts = 1")}, /*safe=*/false};
   p.implicit = !mode && !attempts;
@@ -205,6 +155,87 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
 } // namespace
 
 namespace aws {
+void applyRetrySettings(ExtractContext &cx, const RetrySettings &set, RetryPolicy &p) {
+  p.attempts_field = set.attempts_name;
+  p.attempts_count_retries = false;
+  p.budget_field = set.mode_name + " = standard (retry quota)";
+  // Timeouts are client settings in code (ClientConfiguration.requestTimeoutMs), not in this file.
+  p.per_try_timeout.origin = Origin::Unknown;
+  p.overall_deadline.origin = Origin::Unknown;
+  p.budget.origin = Origin::Unknown;
+  p.adaptive_rate_limit = defaulted(false, p.where, "");
+
+  // AWS_NEW_RETRIES_2026: "true" selects the 2026 behaviour in every SDK, "false" keeps the
+  // behaviour from before it (both compared without case, as botocore's _resolve_new_retries does).
+  std::optional<bool> newRetries;
+  if (set.new_retries) {
+    std::string v = lower(*set.new_retries);
+    if (v == "true") newRetries = true;
+    else if (v == "false") newRetries = false;
+    else
+      cx.problem(set.new_retries_at, "AWS_NEW_RETRIES_2026 '" + *set.new_retries + "' is neither true nor false: the SDKs read anything but 'true' as false, and keep their retry behaviour from before 2026",
+                 p.anchor + "/AWS_NEW_RETRIES_2026");
+  }
+
+  enum class Mode { Unset, Legacy, Standard, Adaptive, Invalid } m = Mode::Unset;
+  Span modeWhere = p.where;
+  if (set.mode) {
+    modeWhere = set.mode_at;
+    const std::string &v = *set.mode;
+    if (v == "legacy") m = Mode::Legacy;
+    else if (v == "standard") m = Mode::Standard;
+    else if (v == "adaptive") m = Mode::Adaptive;
+    else {
+      m = Mode::Invalid;
+      std::string l = lower(v);
+      std::string hint = (l == "legacy" || l == "standard" || l == "adaptive")
+                             ? "; write '" + l + "': the AWS SDK for C++ compares case-sensitively and otherwise falls back to its legacy DefaultRetryStrategy (10 retries)"
+                             : ": SDKs that validate it (aws-sdk-go-v2, botocore) fail to load " + set.holder + ", and the AWS SDK for C++ silently falls back to its legacy DefaultRetryStrategy (10 retries)";
+      cx.problem(modeWhere, set.mode_name + " '" + v + "' is not legacy, standard or adaptive" + hint, p.anchor + "/" + set.mode_name);
+    }
+  }
+
+  // max_attempts: total attempts, the first included; a whole number > 0.
+  if (set.attempts) {
+    const Span &where = set.attempts_at;
+    const std::string &v = *set.attempts;
+    errno = 0;
+    char *end = nullptr;
+    long long n = v.empty() ? 0 : std::strtoll(v.c_str(), &end, 10);
+    bool isInt = !v.empty() && end && *end == '\0' && errno == 0;
+    if (!isInt || n < 1) {
+      std::string runtime = isInt ? "the AWS SDKs require a number greater than 0 (1 = no retries); the AWS SDK for C++ reads 0 as no retries, other SDKs reject " + set.holder
+                                  : "aws-sdk-go-v2 and botocore fail to load " + set.holder + ", and the AWS SDK for C++ ignores it and uses its default";
+      cx.problem(where, set.attempts_name + " '" + v + "' is not a whole number greater than 0 (it counts attempts, the first included): " + runtime,
+                 p.anchor + "/" + set.attempts_name);
+      p.max_attempts.origin = Origin::Unknown;
+    } else {
+      p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(n, 1'000'000))), where);
+    }
+  } else if (m == Mode::Standard || m == Mode::Adaptive) {
+    p.max_attempts = defaulted(std::optional<int>(kStandardAttempts), modeWhere, kStandardAttemptsSource);
+  } else if (m == Mode::Legacy) {
+    p.max_attempts = defaulted(std::optional<int>(kCppLegacyAttempts), modeWhere, kLegacyAttemptsSource);
+  } else if (m == Mode::Unset && newRetries == false) {
+    // Opted out of the 2026 behaviour: the AWS SDK for C++ (and the SDKs that defaulted to legacy)
+    // keep legacy mode, whose counts and backoff differ per SDK.
+    p.max_attempts = defaulted(std::optional<int>(kCppLegacyAttempts), set.new_retries_at, kOptedOutSource);
+  } else if (m == Mode::Unset) {
+    p.max_attempts = defaulted(std::optional<int>(kStandardAttempts), newRetries ? set.new_retries_at : p.where,
+                               newRetries ? kNewRetriesSource : kUnsetModeSource);
+  } else {
+    p.max_attempts.origin = Origin::Unknown; // an invalid mode: what runs depends on the SDK
+  }
+
+  if (m == Mode::Standard || m == Mode::Adaptive || (m == Mode::Unset && newRetries == true)) {
+    setStandardBackoff(p, modeWhere);
+    p.budget = builtIn(true, modeWhere, kQuotaSource);
+  }
+  // Legacy and unset modes: backoff and quota are SDK-specific (C++ legacy: no jitter, no cap, no
+  // quota; Java legacy: jittered with a token bucket). The model leaves them Unknown.
+  if (m == Mode::Adaptive) p.adaptive_rate_limit = written(true, modeWhere);
+}
+
 void setStandardBackoff(RetryPolicy &p, const Span &where) {
   Backoff &b = p.backoff;
   b.growth = builtIn(Growth::Exponential, where, kStandardBackoffSource);

@@ -68,9 +68,13 @@ bool extractOne(const yaml::Node &doc, ExtractContext &cx, int depth) {
 } // namespace
 
 namespace {
+// A kind is an extension (".ini", compared without case), a whole name ("credentials"), or a name
+// and what follows it ("Dockerfile.*": Dockerfile.prod; ".env.*": .env.local).
 bool matchesKind(llvm::StringRef name, llvm::StringRef ext, std::string_view k) {
   llvm::StringRef kind(k.data(), k.size());
-  return kind.startswith(".") ? ext.equals_insensitive(kind) : name == kind;
+  if (kind.endswith(".*")) return name.startswith(kind.drop_back()) && name.size() > kind.size() - 1;
+  if (kind.startswith(".")) return ext.equals_insensitive(kind) || name == kind;
+  return name == kind;
 }
 } // namespace
 
@@ -87,7 +91,7 @@ bool isFileKindOfADialect(std::string_view path, bool byExtension) {
   llvm::StringRef name = llvm::sys::path::filename(p), ext = llvm::sys::path::extension(p);
   for (const Extractor &ex : extractors())
     for (std::string_view k : ex.file_kinds)
-      if ((!byExtension || k.substr(0, 1) == ".") && matchesKind(name, ext, k)) return true;
+      if ((!byExtension || (k.substr(0, 1) == "." && k.substr(k.size() - 2) != ".*")) && matchesKind(name, ext, k)) return true;
   return false;
 }
 

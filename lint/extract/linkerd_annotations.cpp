@@ -15,8 +15,12 @@
 // - retry.linkerd.io/http is not read on a GRPCRoute, retry.linkerd.io/grpc not on an HTTPRoute.
 // - A route's retry annotations replace all of its parent Service's; a ServiceProfile for the
 //   Service replaces both. Neither is visible from one object: each object is its own policy.
-// - No backoff, jitter or retry budget is configurable here; what the proxy does between counted
-//   retries is not documented, so those stay Unknown and the backoff rules say nothing.
+// - No backoff, jitter or retry budget is configurable here. The controller hands the proxy a fixed
+//   backoff with every counted retry: ExponentialBackoff{min 25 ms, max 250 ms, jitter_ratio 1.0}
+//   (linkerd2 policy-controller/grpc/src/outbound/http.rs convert_retry(), grpc.rs alike; checked
+//   at b24cd40, 2026-08-21): built in, so RL101-RL104 have nothing to report; how the proxy applies
+//   it (linkerd2-proxy exp-backoff) loses the random term from the fifth retry on (RL105). Budgets exist only for
+//   ServiceProfiles (gateway-api GEP-3388, "Linkerd's budgeted retries"): unknown here.
 //
 // This dialect reads the annotations alongside the Gateway API dialect, which reads an HTTPRoute's
 // spec (GEP-1731 retry, GEP-1742 timeouts).
@@ -39,8 +43,25 @@ constexpr const char *kLimitSource =
     "linkerd2 policy-controller parse_http_retry limit.unwrap_or(1))";
 constexpr const char *kNoRetryTimeoutSource =
     "retry.linkerd.io/timeout unset: \"no retry timeout is applied\" (linkerd.io reference/retries)";
-// The controller parses durations with a unit required ("5s", "200ms"), as Gateway API durations.
-const DurationSyntax kDurations{parseGatewayDuration, "Linkerd's policy controller rejects the annotation", true};
+// The policy controller's parse_duration() (policy-controller/k8s/index/src/outbound/index.rs): blanks
+// trimmed, one whole number and one unit of ms, s, m, h or d ("1h30m" and "0.5s" are refused), a bare
+// "0" allowed.
+std::optional<Duration> parseLinkerdDuration(std::string_view text, std::string *error) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  const std::string_view unit = text.substr(digits);
+  if (digits == 0 || digits > 15 || (unit.empty() && text.substr(0, digits).find_first_not_of('0') != std::string_view::npos) ||
+      (!unit.empty() && unit != "ms" && unit != "s" && unit != "m" && unit != "h" && unit != "d")) {
+    if (error) *error = "'" + std::string(text) + "' is not a Linkerd duration (one whole number and a unit: ms, s, m, h or d)";
+    return std::nullopt;
+  }
+  const double n = std::stod(std::string(text.substr(0, digits)));
+  const double ms = unit == "s" ? 1e3 : unit == "m" ? 6e4 : unit == "h" ? 3.6e6 : unit == "d" ? 8.64e7 : 1;
+  return Duration::ms(n * ms);
+}
+const DurationSyntax kDurations{parseLinkerdDuration, "Linkerd's policy controller rejects the annotation", true};
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -66,6 +87,31 @@ bool recognise(const yaml::Node &doc) {
                      (t->inGroup("gateway.networking.k8s.io") || t->inGroup("policy.linkerd.io"));
   const bool service = t->kind == "Service" && t->api_version == "v1";
   return (route || service) && isAnnotated(doc);
+}
+
+// The backoff the policy controller sends with every counted retry (convert_retry()): exponential
+// from 25 ms, capped at 250 ms, plus a random term of up to the grown wait (jitter_ratio 1.0).
+constexpr double kBackoffMinMs = 25, kBackoffMaxMs = 250;
+constexpr const char *kBackoffSource =
+    "Linkerd's built-in retry backoff: exponential from 25 ms, capped at 250 ms, jitter_ratio 1.0 (linkerd2 "
+    "policy-controller/grpc/src/outbound/http.rs convert_retry ExponentialBackoff)";
+
+void setBuiltInBackoff(Backoff &b, const Span &where) {
+  b.growth = builtIn(Growth::Exponential, where, kBackoffSource);
+  b.initial = builtIn(std::optional<Duration>(Duration::ms(kBackoffMinMs)), where, kBackoffSource);
+  b.multiplier = builtIn(2.0, where, kBackoffSource);
+  b.cap = builtIn(std::optional<Duration>(Duration::ms(kBackoffMaxMs)), where, kBackoffSource);
+  b.jitter = builtIn(Jitter::Proportional, where, kBackoffSource);
+  b.jitter_lower = 1.0; // the grown wait plus up to as much again
+  b.jitter_upper = 2.0;
+  b.jitter_configurable = false;
+  // The proxy caps the sum: base = min(min * 2^n, max), wait = base + min(random(0, base), max - base)
+  // (linkerd/linkerd2-proxy linkerd/exp-backoff ExponentialBackoff::base() and jitter()), so once the
+  // base reaches 250 ms every retry waits exactly 250 ms.
+  b.jitter_order = builtIn(JitterOrder::BeforeCap, where,
+                           "linkerd2-proxy exp-backoff: the random term is cut to max - base, so a wait never passes 250 ms "
+                           "and has no random part once the base reaches it");
+  b.description = "Linkerd's built-in backoff (25 ms base, 250 ms cap, jittered)";
 }
 
 bool hasBlanks(std::string_view s) { return s.find_first_of(" \t") != std::string_view::npos; }
@@ -157,7 +203,7 @@ std::optional<std::pair<Duration, Span>> ruleRequestTimeout(ExtractContext &cx, 
     auto r = t && t->IsMap() ? get(*t, "request") : std::nullopt;
     if (!r || !r->IsScalar()) return std::nullopt;
     std::string err;
-    auto d = parseGatewayDuration(r->Scalar(), &err);
+    auto d = parseGatewayDuration(r->Scalar(), &err); // a Gateway API field: the Gateway API syntax
     if (!d || d->nanos == 0) return std::nullopt;
     if (!longest || *d > longest->first) longest = std::make_pair(*d, cx.span(*r));
   }
@@ -213,10 +259,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   p.attempts_count_retries = true;
   p.per_try_field = "retry.linkerd.io/timeout";
   p.deadline_name = "request timeout";
-  p.backoff.growth.origin = Origin::Unknown;
-  p.backoff.initial.origin = Origin::Unknown;
-  p.backoff.cap.origin = Origin::Unknown;
-  p.backoff.jitter.origin = Origin::Unknown;
+  setBuiltInBackoff(p.backoff, p.where);
   p.budget.origin = Origin::Unknown;
 
   bool bad = false;

@@ -26,6 +26,13 @@ std::optional<Duration> grownWait(const Backoff &b, int n) {
 std::optional<Duration> worstCaseWait(const Backoff &b, int n) {
   auto nominal = grownWait(b, n);
   if (!nominal) return std::nullopt;
+  // The cap bounds the drawn wait when it is applied after the draw (BeforeCap: min(cap, draw)),
+  // else the grown wait the draw is made around.
+  if (b.jitter_order.known() && b.jitter_order.value == JitterOrder::BeforeCap && b.cap.value) {
+    if (*nominal > *b.cap.value) nominal = *b.cap.value;
+    Duration drawn = *nominal * b.jitter_upper;
+    return drawn > *b.cap.value ? *b.cap.value : drawn;
+  }
   if (b.cap.value && *nominal > *b.cap.value) nominal = *b.cap.value;
   return *nominal * b.jitter_upper;
 }
