@@ -2,6 +2,7 @@
 // retry annotations (read alongside the Gateway API spec of the same HTTPRoute) and the AWS SDK
 // settings in environment variables (Kubernetes env, Docker Compose, .env files, Dockerfiles).
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -155,4 +156,21 @@ TEST(LinkerdAnnotations, DurationsAreReadAsThePolicyControllerReadsThem) {
   EXPECT_EQ(day.policies[0].backoff.initial.value, Duration::ms(25));
   EXPECT_EQ(day.policies[0].backoff.cap.value, Duration::ms(250));
   EXPECT_EQ(day.policies[0].backoff.jitter.origin, Origin::BuiltIn);
+}
+
+TEST(Traefik, AttemptsCountTriesAndTheBackoffReachesTwiceTheInterval) {
+  FileModel m = model("mw.yaml", "apiVersion: traefik.io/v1alpha1\nkind: Middleware\nmetadata: {name: r}\nspec:\n"
+                                 "  retry:\n    attempts: 5\n    initialInterval: 100ms\n");
+  ASSERT_EQ(m.policies.size(), 1u);
+  const RetryPolicy &p = m.policies[0];
+  EXPECT_EQ(p.max_attempts.value, 5); // ServeHTTP serves the last try when attempts == r.attempts
+  EXPECT_EQ(p.retries(), 4);
+  EXPECT_NEAR(p.backoff.multiplier.value, std::pow(2.0, 0.25), 1e-9);
+  auto last = grownWait(p.backoff, 4);
+  ASSERT_TRUE(last);
+  EXPECT_LT(*last, Duration::ms(200)); // the fourth wait: 100 ms x 2^(3/4)
+  EXPECT_GT(*last, Duration::ms(160));
+  // One try is no retry.
+  EXPECT_TRUE(model("mw.yaml", "apiVersion: traefik.io/v1alpha1\nkind: Middleware\nmetadata: {name: r}\nspec:\n"
+                               "  retry:\n    attempts: 1\n").policies.empty());
 }
