@@ -174,3 +174,32 @@ TEST(Traefik, AttemptsCountTriesAndTheBackoffReachesTwiceTheInterval) {
   EXPECT_TRUE(model("mw.yaml", "apiVersion: traefik.io/v1alpha1\nkind: Middleware\nmetadata: {name: r}\nspec:\n"
                                "  retry:\n    attempts: 1\n").policies.empty());
 }
+
+namespace {
+std::string configMap(const std::string &indicator, const std::string &body) {
+  return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  config.yaml: " + indicator + "\n" + body;
+}
+} // namespace
+
+TEST(ConfigMapEmbedded, ALiteralBlockIsReadWhereItStands) {
+  const std::string body = "    receivers: {otlp: {}}\n    exporters:\n      otlp:\n        retry_on_failure:\n          randomization_factor: 0\n";
+  FileModel m = model("cm.yaml", configMap("|", body));
+  ASSERT_EQ(m.policies.size(), 1u);
+  EXPECT_EQ(m.policies[0].format, "otel-collector");
+  EXPECT_TRUE(contains(m.policies[0].component, "ConfigMap default/c data.config.yaml")) << m.policies[0].component;
+  EXPECT_EQ(m.policies[0].backoff.jitter.where.line, 10);
+  EXPECT_EQ(m.policies[0].backoff.jitter.where.column, 33);
+  // A folded block re-flows its lines: not read.
+  EXPECT_TRUE(model("cm.yaml", configMap(">", body)).policies.empty());
+}
+
+TEST(ConfigMapEmbedded, AHostileBlockIsBoundedLikeAFile) {
+  std::string deep = "    exporters:\n      otlp:\n        retry_on_failure: " + std::string(20000, '[') + "\n";
+  FileModel m;
+  std::vector<Diagnostic> errors;
+  extractText("cm.yaml", configMap("|", deep), true, m, errors);
+  EXPECT_TRUE(m.policies.empty());
+  ASSERT_FALSE(errors.empty()); // the nesting limit holds for the text inside the ConfigMap too
+  EXPECT_EQ(errors[0].path, "cm.yaml");
+  EXPECT_TRUE(contains(errors[0].message, "--max-nesting")) << errors[0].message;
+}

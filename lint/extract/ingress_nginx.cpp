@@ -123,7 +123,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
       }
       if (!readCondition(cx, word, where, p, nonIdempotent)) {
         cx.problem(where, "proxy-next-upstream condition '" + word + "' is none of error, timeout, invalid_header, http_500, http_502, http_503, http_504, http_403, http_404, http_429, non_idempotent, off: " +
-                              kRejected,
+                              kRejected + (word.rfind("http_", 0) == 0 ? " (Traefik's ingress-nginx provider accepts any http_NNN)" : ""),
                    anchor + "/" + word);
         bad = true;
       }

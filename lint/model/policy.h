@@ -4,6 +4,7 @@
 // including the first. Every value carries its source span and its origin (written in the
 // file, defaulted by the library — with the default's source — or built into the runtime).
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -243,6 +244,12 @@ struct RetryPolicy {
   // "attempts: 2 (2 retries + the first try = 3 attempts)" for messages.
   std::string describeAttempts() const;
 };
+
+// Calls each(span) for every position a policy holds (the block, each setting, condition, method,
+// log and key), so a policy read from a text embedded in another file can be moved to where that
+// text stands; dropFixes removes the edits, whose offsets are the embedded text's.
+void forEachSpan(RetryPolicy &p, const std::function<void(Span &)> &each);
+void dropFixes(RetryPolicy &p);
 
 // What one file holds once extracted.
 struct FileModel {
