@@ -355,21 +355,8 @@ void serviceConfigLiteral(const Literal &lit, const std::string &site, ExtractCo
   for (RetryPolicy &p : innerModel.policies) {
     p.anchor = anchor + "/" + p.anchor;
     p.component += " (service config in " + site + ")";
-    p.where = m.map(p.where);
-    m.map(p.max_attempts);
-    m.map(p.backoff.growth);
-    m.map(p.backoff.initial);
-    m.map(p.backoff.multiplier);
-    m.map(p.backoff.cap);
-    m.map(p.backoff.jitter);
-    for (Condition &c : p.retry_on) c.where = m.map(c.where);
-    m.map(p.per_try_timeout);
-    m.map(p.overall_deadline);
-    m.map(p.budget);
-    for (auto &s : p.methods) m.map(s);
-    m.map(p.adaptive_rate_limit);
-    for (Span &s : p.keys_made_per_attempt) s = m.map(s);
-    for (LogSite &l : p.logs) l.where = m.map(l.where);
+    forEachOtherSpan(p, [&](Span &s) { s = m.map(s); });
+    forEachSetting(p, [&](auto &s) { m.map(s); });
     cx.model.policies.push_back(std::move(p));
   }
   for (ConfigProblem &pr : innerModel.problems)

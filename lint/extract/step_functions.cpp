@@ -941,18 +941,8 @@ struct Remap {
     }
   }
   void policy(RetryPolicy &p) const {
-    span(p.where);
-    setting(p.max_attempts);
-    setting(p.backoff.growth);
-    setting(p.backoff.initial);
-    setting(p.backoff.multiplier);
-    setting(p.backoff.cap);
-    setting(p.backoff.jitter);
-    for (auto &c : p.retry_on) span(c.where);
-    setting(p.per_try_timeout);
-    setting(p.overall_deadline);
-    setting(p.budget);
-    setting(p.adaptive_rate_limit);
+    forEachOtherSpan(p, [&](Span &s) { span(s); });
+    forEachSetting(p, [&](auto &s) { setting(s); });
   }
 };
 

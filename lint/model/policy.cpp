@@ -183,37 +183,13 @@ std::string RetryPolicy::describeAttempts() const {
 
 namespace retrylint {
 
-namespace {
-template <class T> void settingSpan(Setting<T> &s, const std::function<void(Span &)> &each) { each(s.where); }
-template <class T> void settingFix(Setting<T> &s) { s.fix.reset(); }
-
-template <class F> void forEachSetting(RetryPolicy &p, F &&f) {
-  f(p.max_attempts);
-  f(p.backoff.growth);
-  f(p.backoff.initial);
-  f(p.backoff.multiplier);
-  f(p.backoff.cap);
-  f(p.backoff.jitter);
-  f(p.backoff.jitter_order);
-  f(p.per_try_timeout);
-  f(p.overall_deadline);
-  f(p.budget);
-  f(p.adaptive_rate_limit);
-  for (auto &m : p.methods) f(m);
-}
-} // namespace
-
 void forEachSpan(RetryPolicy &p, const std::function<void(Span &)> &each) {
-  each(p.where);
-  forEachSetting(p, [&](auto &s) { settingSpan(s, each); });
-  for (Condition &c : p.retry_on) each(c.where);
-  if (p.breaker) each(p.breaker->where);
-  for (LogSite &l : p.logs) each(l.where);
-  for (Span &s : p.keys_made_per_attempt) each(s);
+  forEachOtherSpan(p, each);
+  forEachSetting(p, [&](auto &s) { each(s.where); });
 }
 
 void dropFixes(RetryPolicy &p) {
-  forEachSetting(p, [](auto &s) { settingFix(s); });
+  forEachSetting(p, [](auto &s) { s.fix.reset(); });
 }
 
 } // namespace retrylint

@@ -245,6 +245,30 @@ struct RetryPolicy {
   std::string describeAttempts() const;
 };
 
+// Calls f(setting) for every Setting a policy holds, whatever its type (a generic lambda).
+template <class F> void forEachSetting(RetryPolicy &p, F &&f) {
+  f(p.max_attempts);
+  f(p.backoff.growth);
+  f(p.backoff.initial);
+  f(p.backoff.multiplier);
+  f(p.backoff.cap);
+  f(p.backoff.jitter);
+  f(p.backoff.jitter_order);
+  f(p.per_try_timeout);
+  f(p.overall_deadline);
+  f(p.budget);
+  f(p.adaptive_rate_limit);
+  for (auto &m : p.methods) f(m);
+}
+// The positions that are not a Setting's: the block, conditions, breaker, logs, keys.
+template <class F> void forEachOtherSpan(RetryPolicy &p, F &&f) {
+  f(p.where);
+  for (Condition &c : p.retry_on) f(c.where);
+  if (p.breaker) f(p.breaker->where);
+  for (LogSite &l : p.logs) f(l.where);
+  for (Span &s : p.keys_made_per_attempt) f(s);
+}
+
 // Calls each(span) for every position a policy holds (the block, each setting, condition, method,
 // log and key), so a policy read from a text embedded in another file can be moved to where that
 // text stands; dropFixes removes the edits, whose offsets are the embedded text's.
