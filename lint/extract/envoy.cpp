@@ -275,7 +275,24 @@ bool buildPolicy(ExtractContext &cx, const yaml::Node &rp, Span rpKey, const Rou
   return true;
 }
 
-void extractRouteConfig(ExtractContext &cx, const yaml::Node &rc, const Clusters &clusters) {
+// Istio's generated default (istio/istio pilot/pkg/networking/core/route/retry/retry.go DefaultPolicy:
+// 2 retries on connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes with the
+// previous_hosts predicate and 5 host selection attempts), which a sidecar's config dump shows on
+// every route without a VirtualService retries block: the place to judge it is the VirtualService
+// (istio-virtualservice reports Istio's default there), not the dump.
+bool isIstioDefaultPolicy(const yaml::Node &rp) {
+  if (!rp.IsMap()) return false;
+  auto on = field(rp, "retry_on"), n = field(rp, "num_retries"), hs = field(rp, "host_selection_retry_max_attempts");
+  auto pred = field(rp, "retry_host_predicate");
+  if (!on || !n || !hs || !pred || !on->node.IsScalar() || !n->node.IsScalar() || !hs->node.IsScalar() || !pred->node.IsSequence()) return false;
+  bool previousHosts = false;
+  for (const auto &p : pred->node)
+    if (auto name = get(p, "name"); name && name->IsScalar() && name->Scalar() == "envoy.retry_host_predicates.previous_hosts") previousHosts = true;
+  return previousHosts && on->node.Scalar() == "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes" &&
+         n->node.Scalar() == "2" && hs->node.Scalar() == "5";
+}
+
+void extractRouteConfig(ExtractContext &cx, const yaml::Node &rc, const Clusters &clusters, bool fromDump = false) {
   requireMap(cx, rc, "route_config");
   std::string rcName = nameOf(rc);
   std::string rcAnchor = "RouteConfiguration/" + (rcName.empty() ? "(unnamed)" : rcName);
@@ -290,6 +307,7 @@ void extractRouteConfig(ExtractContext &cx, const yaml::Node &rc, const Clusters
       if (vhName.empty()) vhName = "virtual_hosts[" + std::to_string(vi) + "]";
       std::string vhAnchor = rcAnchor + "/" + vhName;
       auto vhPolicy = field(vh, "retry_policy");
+      if (fromDump && vhPolicy && isIstioDefaultPolicy(vhPolicy->node)) vhPolicy.reset();
       std::vector<RouteFacts> inheriting;
       std::vector<std::string> inheritingNames;
       if (auto routes = get(vh, "routes"); routes && !isNull(*routes)) {
@@ -304,7 +322,10 @@ void extractRouteConfig(ExtractContext &cx, const yaml::Node &rc, const Clusters
             if (action && action->IsMap()) { // redirect / direct_response routes never retry
               std::string anchor = vhAnchor + "/" + label;
               RouteFacts facts = routeFacts(cx, route, *action, clusters, anchor);
-              if (auto rp = field(*action, "retry_policy")) {
+              auto rp = field(*action, "retry_policy");
+              if (rp && fromDump && isIstioDefaultPolicy(rp->node)) {
+                // Istio's default, judged at the VirtualService: nothing to report here.
+              } else if (rp) {
                 RetryPolicy p;
                 p.anchor = anchor;
                 p.component = "Envoy route " + label + " (virtual host " + vhName + ")";
@@ -390,7 +411,42 @@ void findRouteConfigs(const yaml::Node &n, std::vector<yaml::Node> &out, int dep
   }
 }
 
+// An admin /config_dump (envoy.admin.v3.ConfigDump): `configs` holding a RoutesConfigDump
+// (static_route_configs[], dynamic_route_configs[] .route_config), a ListenersConfigDump (route
+// configs inline in the listeners) and a ClustersConfigDump (static_clusters[],
+// dynamic_active_clusters[] .cluster) — envoyproxy/data-plane-api envoy/admin/v3/config_dump*.proto.
+bool isConfigDump(const yaml::Node &doc) {
+  auto configs = get(doc, "configs");
+  if (!configs || !configs->IsSequence()) return false;
+  for (const auto &c : *configs)
+    if (auto t = get(c, "@type"); t && t->IsScalar() && llvm::StringRef(t->Scalar()).endswith("ConfigDump")) return true;
+  return false;
+}
+
+void readConfigDump(ExtractContext &cx, const yaml::Node &doc, Clusters &clusters, std::vector<yaml::Node> &routeConfigs) {
+  auto each = [](const yaml::Node &c, std::string_view list, std::string_view key, auto &&f) {
+    if (auto l = get(c, list); l && l->IsSequence())
+      for (const auto &item : *l)
+        if (auto v = field(item, std::string(key)); v && v->node.IsMap()) f(v->node);
+  };
+  for (const auto &c : *get(doc, "configs")) {
+    auto t = get(c, "@type");
+    if (!t || !t->IsScalar()) continue;
+    const std::string type = t->Scalar();
+    if (llvm::StringRef(type).endswith("RoutesConfigDump")) {
+      for (auto list : {"static_route_configs", "dynamic_route_configs"})
+        each(c, list, "route_config", [&](const yaml::Node &rc) { routeConfigs.push_back(rc); });
+    } else if (llvm::StringRef(type).endswith("ListenersConfigDump")) {
+      findRouteConfigs(c, routeConfigs, 0);
+    } else if (llvm::StringRef(type).endswith("ClustersConfigDump")) {
+      for (auto list : {"static_clusters", "dynamic_active_clusters"})
+        each(c, list, "cluster", [&](const yaml::Node &cl) { readCluster(cx, cl, clusters); });
+    }
+  }
+}
+
 bool recognise(const yaml::Node &doc) {
+  if (isConfigDump(doc)) return true;
   if (auto sr = field(doc, "static_resources"); sr && sr->node.IsMap()) return true;
   if (isRouteConfig(doc)) return true;
   if (auto list = resourceList(doc)) {
@@ -403,7 +459,10 @@ bool recognise(const yaml::Node &doc) {
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   Clusters clusters;
   std::vector<yaml::Node> routeConfigs;
-  if (auto sr = field(doc, "static_resources"); sr && sr->node.IsMap()) {
+  const bool dump = isConfigDump(doc);
+  if (dump) {
+    readConfigDump(cx, doc, clusters, routeConfigs);
+  } else if (auto sr = field(doc, "static_resources"); sr && sr->node.IsMap()) {
     if (auto cl = get(sr->node, "clusters"); cl && cl->IsSequence()) {
       for (const auto &c : *cl) readCluster(cx, c, clusters);
     }
@@ -418,7 +477,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   }
   for (const auto &rc : routeConfigs) {
     try {
-      extractRouteConfig(cx, rc, clusters);
+      extractRouteConfig(cx, rc, clusters, dump);
     } catch (const TypeError &e) {
       cx.error(e);
     }
@@ -435,7 +494,7 @@ const Extractor &envoyExtractor() {
       .extract = extract,
       .markers = {"static_resources", "virtual_hosts", "virtualHosts", "retry_policy"},
       .priority = 30,
-      .prefilter_words = {"staticresources", "virtualhosts", "routeconfiguration"},
+      .prefilter_words = {"staticresources", "virtualhosts", "routeconfiguration", "configdump"},
       .retry_keys = {"retry_policy", "retryPolicy"},
   };
   return e;
