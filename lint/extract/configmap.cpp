@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "lint/extract/embedded.h"
 #include "lint/extract/extractors.h"
-#include "lint/yaml/read_config.h"
 
 namespace retrylint {
 namespace {
@@ -51,23 +51,6 @@ std::optional<std::pair<int, int>> literalBlock(const SourceFile &src, const Spa
   return std::nullopt;
 }
 
-struct Shift {
-  int line0, column0; // of the content's first character in the outer file
-  Span operator()(Span s) const {
-    if (!s.known()) return s;
-    s.line += line0;
-    s.end_line += line0;
-    s.column += column0;
-    s.end_column += column0;
-    return s;
-  }
-};
-
-void shiftPolicy(RetryPolicy &p, const Shift &at) {
-  forEachSpan(p, [&](Span &s) { s = at(s); });
-  dropFixes(p); // the edits' offsets are the inner text's; not worth guessing in the outer one
-}
-
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   auto data = mapAt(cx, doc, "data", "data");
@@ -78,37 +61,8 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
     if (text.find('\n') == std::string::npos || !mayHoldYamlRetryConfig(text)) continue;
     auto block = literalBlock(cx.src, cx.keySpan(*data, key));
     if (!block) continue;
-    const Shift at{block->first, block->second};
-
-    const SourceFile inner(cx.src.path(), text);
-    FileModel innerModel;
-    std::vector<Diagnostic> innerErrors;
-    ExtractContext icx{inner, innerModel, innerErrors, cx.options};
-    yaml::ConfigDocuments docs;
-    const bool json = key.size() > 5 && key.compare(key.size() - 5, 5, ".json") == 0;
-    bool read = yaml::readConfigDocuments(
-        text, json, cx.options.max_nesting, [&] { return looksLikeRetryConfig(text, true); },
-        [&](int line, int column, std::string message) {
-          Span s = at(Span{cx.src.path(), std::max(1, line), std::max(1, column), std::max(1, line), std::max(1, column) + 1});
-          cx.errors.push_back(Diagnostic{cx.src.path(), s.line, s.column, message + " (in ConfigMap " + meta.name + " data." + key + ")"});
-        },
-        docs);
-    if (!read) continue;
-    if (!extractDocuments(docs.docs.documents, icx)) continue;
-    for (const std::string &f : innerModel.formats)
-      if (std::find(cx.model.formats.begin(), cx.model.formats.end(), f) == cx.model.formats.end()) cx.model.formats.push_back(f);
-    const std::string where = "ConfigMap " + meta.ns + "/" + meta.name + " data." + key;
-    for (RetryPolicy &p : innerModel.policies) {
-      shiftPolicy(p, at);
-      p.anchor = "ConfigMap/" + meta.ns + "/" + meta.name + "/" + key + "/" + p.anchor;
-      p.component += " (in " + where + ")";
-      cx.model.policies.push_back(std::move(p));
-    }
-    for (ConfigProblem &pr : innerModel.problems) cx.problem(at(pr.where), pr.message, "ConfigMap/" + meta.name + "/" + key + "/" + pr.anchor);
-    for (const Diagnostic &d : innerErrors) {
-      Span s = at(Span{d.path, d.line, d.column, d.line, d.column + 1});
-      cx.errors.push_back(Diagnostic{cx.src.path(), s.line, s.column, d.message + " (in " + where + ")"});
-    }
+    extractEmbedded(cx, text, key.size() > 5 && key.compare(key.size() - 5, 5, ".json") == 0, block->first, block->second,
+                    "ConfigMap " + meta.ns + "/" + meta.name + " data." + key, "ConfigMap/" + meta.ns + "/" + meta.name + "/" + key);
   }
 }
 
