@@ -203,3 +203,22 @@ TEST(ConfigMapEmbedded, AHostileBlockIsBoundedLikeAFile) {
   EXPECT_EQ(errors[0].path, "cm.yaml");
   EXPECT_TRUE(contains(errors[0].message, "--max-nesting")) << errors[0].message;
 }
+
+TEST(TerraformSfn, AJsonencodeDefinitionIsReadWithItsPositions) {
+  const std::string tf = "resource \"aws_sfn_state_machine\" \"m\" {\n"
+                         "  definition = jsonencode({\n"
+                         "    StartAt = \"A\", States = { A = { Type = \"Task\", Resource = var.fn,\n"
+                         "      Retry = [{ ErrorEquals = [\"States.ALL\"], MaxAttempts = local.n }], End = true } }\n"
+                         "  })\n"
+                         "}\n";
+  FileModel m = model("main.tf", tf);
+  ASSERT_EQ(m.policies.size(), 1u);
+  EXPECT_EQ(m.policies[0].format, "aws-step-functions");
+  EXPECT_TRUE(contains(m.policies[0].component, "aws_sfn_state_machine.m definition")) << m.policies[0].component;
+  ASSERT_EQ(m.policies[0].retry_on.size(), 1u);
+  EXPECT_EQ(m.policies[0].retry_on[0].where.line, 4);
+  EXPECT_EQ(m.policies[0].retry_on[0].where.column, 33); // the "States.ALL" token in the HCL
+  EXPECT_FALSE(m.policies[0].max_attempts.value.has_value() && m.policies[0].max_attempts.written()); // local.n: unknown
+  // An HCL value this does not read (a multi-line expression) is skipped, not an error.
+  EXPECT_TRUE(model("main.tf", "resource \"aws_sfn_state_machine\" \"m\" {\n  definition = jsonencode({\n    States = merge(\n      local.a,\n      local.b)\n  })\n}\n").policies.empty());
+}

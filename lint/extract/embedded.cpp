@@ -23,7 +23,11 @@ struct Shift {
 
 bool extractEmbedded(ExtractContext &cx, const std::string &text, bool json, int line0, int column0, const std::string &where,
                      const std::string &anchor) {
-  const Shift at{line0, column0};
+  return extractEmbedded(cx, text, json, Shift{line0, column0}, where, anchor);
+}
+
+bool extractEmbedded(ExtractContext &cx, const std::string &text, bool json, const std::function<Span(Span)> &at,
+                     const std::string &where, const std::string &anchor) {
   const SourceFile inner(cx.src.path(), text);
   FileModel innerModel;
   std::vector<Diagnostic> innerErrors;

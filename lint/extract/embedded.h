@@ -1,6 +1,7 @@
 // Configuration texts embedded in another file (a ConfigMap's data block, a Terraform heredoc):
 // read by every YAML/JSON dialect as a file of their own, and moved to where they stand.
 #pragma once
+#include <functional>
 #include <string>
 
 #include "lint/extract/yaml_util.h"
@@ -15,5 +16,8 @@ namespace retrylint {
 // inner text's). Returns whether any dialect recognised the text.
 bool extractEmbedded(ExtractContext &cx, const std::string &text, bool json, int line0, int column0, const std::string &where,
                      const std::string &anchor);
+// The same, for a text whose positions map back by `place` (a translation that moves columns).
+bool extractEmbedded(ExtractContext &cx, const std::string &text, bool json, const std::function<Span(Span)> &place,
+                     const std::string &where, const std::string &anchor);
 
 } // namespace retrylint

@@ -5,12 +5,17 @@
 // Interpolations outside JSON strings (`"MaxAttempts": ${var.retries}`) are unknown values: each is
 // read as `null` padded to its length, so the JSON still parses and the columns stay.
 //
-// Not read yet: `definition = jsonencode({ … })` (an HCL object, not JSON), `type = "EXPRESS"` of the
+// `definition = jsonencode({ … })` is an HCL object: it is written out as JSON token by token, each
+// token remembering its column (below), expressions read as null.
+//
+// Not read yet: `type = "EXPRESS"` of the
 // same resource (the definition is judged as a Standard workflow), and `%{ }` template directives.
 // A definition read through `templatefile("sfn.asl.json", …)` is its own file, which the Step
 // Functions dialect reads as it is.
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <vector>
 
 #include "lint/extract/embedded.h"
 #include "lint/extract/extractors.h"
@@ -53,6 +58,194 @@ void maskInterpolations(std::string &t) {
   }
 }
 
+
+// ---- definition = jsonencode({ ... }): an HCL object, written out as JSON ----
+//
+// The HCL value is rewritten token by token into JSON on the same lines (keys quoted, `=` as `:`,
+// the commas HCL leaves to newlines added, trailing ones dropped, comments removed); a value that is
+// an expression (var.x, a function call, a reference) becomes null: unknown. Each output token
+// remembers the column it came from, so positions map back exactly to the token.
+struct Translation {
+  std::string json;
+  // Per output line: (output column, source column) at each token start, 0-based, ascending.
+  std::vector<std::vector<std::pair<int, int>>> anchors;
+  int line0 = 0; // the source line of output line 0
+};
+
+struct HclReader {
+  const SourceFile &src;
+  int line, col; // 0-based position in src
+  Translation out;
+  int outLine = 0;
+  bool failed = false;
+
+  std::string_view rest() const { return src.line(line).substr(std::min<size_t>(col, src.line(line).size())); }
+  bool atEnd() const { return line >= src.lineCount(); }
+  char peek() {
+    skipBlank();
+    return atEnd() ? '\0' : rest()[0];
+  }
+  void newline() {
+    ++line, col = 0;
+    out.json += '\n';
+    ++outLine;
+    out.anchors.emplace_back();
+  }
+  void skipBlank() {
+    while (!atEnd()) {
+      std::string_view r = rest();
+      size_t i = r.find_first_not_of(" \t\r");
+      if (i == std::string_view::npos || r[i] == '#' || r.substr(i, 2) == "//") {
+        newline();
+        continue;
+      }
+      if (r.substr(i, 2) == "/*") {
+        col += static_cast<int>(i) + 2;
+        while (!atEnd() && rest().find("*/") == std::string_view::npos) newline();
+        if (atEnd()) return;
+        col += static_cast<int>(rest().find("*/")) + 2;
+        continue;
+      }
+      col += static_cast<int>(i);
+      return;
+    }
+  }
+  void emit(std::string_view text, int sourceCol) {
+    int outCol = static_cast<int>(out.json.size() - (out.json.rfind('\n') == std::string::npos ? 0 : out.json.rfind('\n') + 1));
+    out.anchors.back().emplace_back(outCol, sourceCol);
+    out.json += text;
+  }
+  // A quoted string, as written (HCL's escapes are JSON's for what definitions use).
+  std::string_view stringToken() {
+    std::string_view r = rest();
+    size_t i = 1;
+    while (i < r.size() && r[i] != '"') i += r[i] == '\\' ? 2 : 1;
+    if (i >= r.size()) {
+      failed = true;
+      return {};
+    }
+    return r.substr(0, i + 1);
+  }
+  void value(int depth) {
+    if (failed || depth > 64) return void(failed = true);
+    char c = peek();
+    if (c == '{') return object(depth);
+    if (c == '[') return list(depth);
+    std::string_view r = rest();
+    if (c == '"') {
+      std::string_view t = stringToken();
+      emit(t, col);
+      col += static_cast<int>(t.size());
+      return;
+    }
+    // A number, true/false/null, or an expression: read to the end of the value at this depth.
+    size_t i = 0;
+    int nest = 0;
+    while (i < r.size()) {
+      char d = r[i];
+      if (d == '(' || d == '[' || d == '{') ++nest;
+      else if (d == ')' || d == ']' || d == '}') {
+        if (nest == 0) break;
+        --nest;
+      } else if (d == ',' && nest == 0) break;
+      else if (d == '"') {
+        size_t j = i + 1;
+        while (j < r.size() && r[j] != '"') j += r[j] == '\\' ? 2 : 1;
+        i = j;
+      }
+      ++i;
+    }
+    std::string_view t = trim(r.substr(0, i));
+    const bool literal = t == "true" || t == "false" || t == "null" ||
+                         (!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char d) { return std::isdigit(d) || d == '.' || d == '-'; }));
+    emit(literal ? t : std::string_view("null"), col);
+    col += static_cast<int>(i);
+  }
+  void object(int depth) {
+    emit("{", col++);
+    bool first = true;
+    while (!failed) {
+      char c = peek();
+      if (atEnd()) return void(failed = true);
+      if (c == '}') {
+        emit("}", col++);
+        return;
+      }
+      if (c == ',') {
+        ++col;
+        continue;
+      }
+      if (!first) out.json += ',';
+      first = false;
+      std::string_view r = rest();
+      int keyCol = col;
+      std::string key;
+      if (c == '"') {
+        std::string_view t = stringToken();
+        key = std::string(t);
+        col += static_cast<int>(t.size());
+      } else {
+        size_t i = 0;
+        while (i < r.size() && (std::isalnum(static_cast<unsigned char>(r[i])) || r[i] == '_' || r[i] == '-' || r[i] == '.')) ++i;
+        if (i == 0) return void(failed = true);
+        key = "\"" + std::string(r.substr(0, i)) + "\"";
+        col += static_cast<int>(i);
+      }
+      emit(key, keyCol);
+      char sep = peek();
+      if (sep != '=' && sep != ':') return void(failed = true);
+      emit(":", col++);
+      value(depth + 1);
+    }
+  }
+  void list(int depth) {
+    emit("[", col++);
+    bool first = true;
+    while (!failed) {
+      char c = peek();
+      if (atEnd()) return void(failed = true);
+      if (c == ']') {
+        emit("]", col++);
+        return;
+      }
+      if (c == ',') {
+        ++col;
+        continue;
+      }
+      if (!first) out.json += ',';
+      first = false;
+      value(depth + 1);
+    }
+  }
+};
+
+// The JSON of `jsonencode(` at (line, col), and where its tokens came from; nullopt when the
+// value is not one this reads.
+std::optional<Translation> translateJsonencode(const SourceFile &src, int line, int col) {
+  HclReader r{src, line, col, {}, 0, false};
+  r.out.line0 = line;
+  r.out.anchors.emplace_back();
+  if (r.peek() != '{') return std::nullopt;
+  r.object(0);
+  if (r.failed) return std::nullopt;
+  return std::move(r.out);
+}
+
+Span placeTranslated(const Translation &t, const FilePath &path, Span s) {
+  if (!s.known() || s.line < 1 || s.line > static_cast<int>(t.anchors.size())) return s;
+  const auto &a = t.anchors[s.line - 1];
+  const int c0 = s.column - 1;
+  int source = c0;
+  for (auto it = a.rbegin(); it != a.rend(); ++it)
+    if (it->first <= c0) {
+      source = it->second + (c0 - it->first);
+      break;
+    }
+  const int width = std::max(1, s.end_line == s.line ? s.end_column - s.column : 1);
+  const int line = t.line0 + s.line;
+  return Span{path, line, source + 1, line, source + 1 + width};
+}
+
 void extractText(const SourceFile &src, ExtractContext &cx) {
   std::string resource; // the aws_sfn_state_machine being read, "" outside one
   for (int l = 0; l < src.lineCount(); ++l) {
@@ -68,7 +261,17 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     }
     if (resource.empty() || line.rfind("definition", 0) != 0) continue;
     size_t eq = line.find('='), hd = line.find("<<");
-    if (eq == std::string_view::npos || hd == std::string_view::npos || hd < eq) continue;
+    if (eq == std::string_view::npos) continue;
+    if (size_t je = line.find("jsonencode("); je != std::string_view::npos && je > eq) {
+      std::string_view raw = src.line(l);
+      const int at = static_cast<int>(raw.find("jsonencode(") + 11);
+      if (auto t = translateJsonencode(src, l, at))
+        extractEmbedded(
+            cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); },
+            "aws_sfn_state_machine." + resource + " definition", "terraform/aws_sfn_state_machine/" + resource);
+      continue;
+    }
+    if (hd == std::string_view::npos || hd < eq) continue;
     std::string_view marker = line.substr(hd + 2);
     const bool indented = !marker.empty() && marker.front() == '-';
     if (indented) marker.remove_prefix(1);
