@@ -429,7 +429,8 @@ void readConfigDump(ExtractContext &cx, const yaml::Node &doc, Clusters &cluster
       for (const auto &item : *l)
         if (auto v = field(item, std::string(key)); v && v->node.IsMap()) f(v->node);
   };
-  for (const auto &c : *get(doc, "configs")) {
+  const yaml::Node configs = *get(doc, "configs"); // named: `: *get(...)` would dangle
+  for (const auto &c : configs) {
     auto t = get(c, "@type");
     if (!t || !t->IsScalar()) continue;
     const std::string type = t->Scalar();
