@@ -2,7 +2,7 @@
 // WorkflowTemplate, ClusterWorkflowTemplate and CronWorkflow (spec.workflowSpec).
 //
 // Field facts: argoproj/argo-workflows pkg/apis/workflow/v1alpha1/workflow_types.go (RetryStrategy,
-// Backoff), docs/retries.md; duration syntax: workflow/controller/operator.go. See docs/formats.md §11.3.
+// Backoff), argoproj/argo-workflows docs/retries.md; duration syntax: workflow/controller/operator.go. See docs/formats.md §11.3.
 //
 // `limit` counts retries (API doc: "the maximum number of total attempts will be limit + 1").
 // Without `limit` Argo retries until the node succeeds (RL201), unless backoff.maxDuration ends it.

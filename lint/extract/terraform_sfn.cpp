@@ -161,14 +161,16 @@ struct HclReader {
     emit(literal ? t : std::string_view("null"), col);
     col += static_cast<int>(i);
   }
-  void object(int depth) {
-    emit("{", col++);
+  // The members of an object or list after its opening bracket, up to `close`: HCL's optional and
+  // trailing commas become JSON's, each member read by `member`.
+  template <class Member> void members(char open, char close, Member &&member) {
+    emit(std::string_view(&open, 1), col++);
     bool first = true;
     while (!failed) {
       char c = peek();
       if (atEnd()) return void(failed = true);
-      if (c == '}') {
-        emit("}", col++);
+      if (c == close) {
+        emit(std::string_view(&close, 1), col++);
         return;
       }
       if (c == ',') {
@@ -177,6 +179,11 @@ struct HclReader {
       }
       if (!first) out.json += ',';
       first = false;
+      member(c);
+    }
+  }
+  void object(int depth) {
+    members('{', '}', [&](char c) {
       std::string_view r = rest();
       int keyCol = col;
       std::string key;
@@ -196,27 +203,12 @@ struct HclReader {
       if (sep != '=' && sep != ':') return void(failed = true);
       emit(":", col++);
       value(depth + 1);
-    }
+    });
   }
   void list(int depth) {
-    emit("[", col++);
-    bool first = true;
-    while (!failed) {
-      char c = peek();
-      if (atEnd()) return void(failed = true);
-      if (c == ']') {
-        emit("]", col++);
-        return;
-      }
-      if (c == ',') {
-        ++col;
-        continue;
-      }
-      if (!first) out.json += ',';
-      first = false;
-      value(depth + 1);
-    }
+    members('[', ']', [&](char) { value(depth + 1); });
   }
+
 };
 
 // The JSON of `jsonencode(` at (line, col), and where its tokens came from; nullopt when the
