@@ -78,11 +78,6 @@ std::string_view trimmed(std::string_view s) {
   return s;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 // Recognised by content: the first setting-bearing line is a section header, and a section is
 // `[profile …]` / `[sso-session …]`, or `[default]` / `[services …]` next to an AWS key.

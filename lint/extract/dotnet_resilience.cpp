@@ -54,11 +54,6 @@ constexpr const char *kOrderInstead =
     "set a DelayGenerator that draws over the capped delay, random(0, min(MaxDelay, Delay x 2^(retry-1))), "
     "or keep MaxDelay above the delays the retries reach";
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (char &c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
 
 // map[key], case-insensitively (.NET configuration keys are).
 std::optional<yaml::Node> getCI(const yaml::Node &map, std::string_view key) {

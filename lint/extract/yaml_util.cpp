@@ -1,4 +1,6 @@
 #include "lint/extract/yaml_util.h"
+
+#include <llvm/ADT/StringRef.h>
 #include "lint/model/status_codes.h"
 #include "lint/yaml/templates.h"
 
@@ -8,6 +10,8 @@
 #include <cstdlib>
 
 namespace retrylint {
+
+std::string lower(std::string_view s) { return llvm::StringRef(s.data(), s.size()).lower(); }
 
 Span ExtractContext::span(const yaml::Node &n) const {
   const yaml::Mark m = n.Mark();

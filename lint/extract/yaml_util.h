@@ -24,6 +24,9 @@ struct TypeError : std::runtime_error {
   TypeError(Span w, const std::string &msg) : std::runtime_error(msg), where(std::move(w)) {}
 };
 
+// ASCII lower case (llvm::StringRef::lower), for keywords compared without case.
+std::string lower(std::string_view s);
+
 // Run-wide inputs an extractor may need.
 struct ExtractOptions {
   std::string compile_commands_dir; // -p BUILD_DIR, for the C++ front end
