@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "rules/rule.h"
 
 namespace retrylint {
@@ -9,7 +11,9 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
     // A default in a layer that does not own retries is RL202's finding: one cause, one finding.
     const LayerContext &lc = settings.layer;
     if (p.max_attempts.origin == Origin::Defaulted && lc.configured && !lc.layer.empty() && !lc.owns_retries) continue;
-    int n = *p.max_attempts.value;
+    // A limit the runtime keeps by design (NGINX: the servers' count) is the count that runs.
+    const bool byDesign = p.runtime_max_by_design && p.runtime_max_attempts && *p.runtime_max_attempts < *p.max_attempts.value;
+    int n = byDesign ? *p.runtime_max_attempts : *p.max_attempts.value;
     const int ceiling = settings.limitsFor(p.workload).max_attempts;
     // Only the attempts that can start count: an overall deadline (an Express workflow's 5 minutes)
     // ends the retries whose waits alone pass it, and RL301 says so.
@@ -25,10 +29,12 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
       if (auto fit = retriesThatFit(p.backoff, *p.exactRetries(), window); fit && *fit < *p.exactRetries()) early = *fit + 1;
     const int counted = early.value_or(n);
     bool aboveCeiling = counted > ceiling;
-    bool clamped = p.runtime_max_attempts && n > *p.runtime_max_attempts;
+    bool clamped = !byDesign && p.runtime_max_attempts && n > *p.runtime_max_attempts;
     if (!aboveCeiling && !clamped) continue;
+    // Only connections that failed are retried: the failing server sees connection attempts.
+    const bool unsent = !p.retry_on.empty() && std::all_of(p.retry_on.begin(), p.retry_on.end(), [](const Condition &c) { return c.before_send; });
     const bool plural = p.attempts_count_retries || !p.max_attempts.written();
-    std::string msg = p.max_attempts.written() && !p.attempts_count_retries ? p.attempts_field + " " + std::to_string(n)
+    std::string msg = p.max_attempts.written() && !p.attempts_count_retries && !byDesign ? p.attempts_field + " " + std::to_string(n)
                                                                              : p.describeAttempts();
     if (aboveCeiling) {
       int runs = p.effectiveAttempts().value_or(n);
@@ -38,7 +44,7 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
         msg += "; " + p.runtime_max_source + ", so " + std::to_string(runs) + " attempts run, not " + std::to_string(n);
       } else {
         msg += std::string(": during an outage each ") + (p.workload == Workload::Background ? "task" : "request") + " becomes " +
-               std::to_string(counted) + " calls to the failing service";
+               (p.runtime_max_by_design && !p.runtime_max_attempts ? "up to " : "") + std::to_string(counted) + (unsent ? " connection attempts to the failing server" : " calls to the failing service");
         if (early) {
           msg += " within the first " + formatDuration(window) + " (the other " + std::to_string(n - counted) + " attempts start later";
           if (auto all = worstCaseWaits(p.backoff, n - 1)) msg += ", " + formatDuration(*all) + " of waits in all";
@@ -50,6 +56,20 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
              std::to_string(*p.runtime_max_attempts) + " attempts run, not " + std::to_string(n);
     }
     if (p.max_attempts.origin == Origin::Defaulted) msg += " (" + p.max_attempts.source + ")";
+    // The request is never sent: worth a look (the client waits through them), not a storm.
+    if (aboveCeiling && unsent) {
+      Reporter advice = out;
+      advice.capSeverity(Severity::Note);
+      advice.report(p, p.max_attempts.where, "attempts", msg + " (only failed connections are retried: the request is never sent)");
+      continue;
+    }
+    // An upper bound only, the runtime's own limit not being in the file: worth a look.
+    if (p.runtime_max_by_design && !p.runtime_max_attempts) {
+      Reporter advice = out;
+      advice.capSeverity(Severity::Note);
+      advice.report(p, p.max_attempts.where, "attempts", msg + " (" + p.runtime_max_source + ")");
+      continue;
+    }
     // A little above the ceiling (one attempt, or up to a quarter of it) is a threshold case: advice
     // (docs/accuracy.md: reviewers judged 6 attempts on a route and 12 or 13 in a workflow so).
     if (aboveCeiling && !clamped && counted <= ceiling + std::max(1, ceiling / 4)) {
@@ -77,7 +97,11 @@ extern const Rule kRL203 = {
         "storm. In background work only the attempts that start within settings.background.max-wait (15 min) "
         "of waits count: a retry that starts later is rather a scheduled rerun than part of the storm, and the "
         "message says how many start later. Also any gRPC "
-        "`maxAttempts` above 5, which gRPC silently clamps to 5. A platform default is reported only inside a retry block the author wrote; "
+        "`maxAttempts` above 5, which gRPC silently clamps to 5. Also notes: a count that is only an upper bound "
+        "(NGINX tries each server of the upstream once, and the servers are not in the file: ingress-nginx's "
+        "`proxy-next-upstream-tries`, a `proxy_pass` to a name), and retries of connections that never carried "
+        "the request (HAProxy's `conn-failure`), which cost the failing server connection attempts, not requests. "
+        "A platform default is reported only inside a retry block the author wrote; "
         "objects with no retry block at all are RL202's concern.",
         "Each attempt is another request on a service that is already failing. Beyond a handful, extra "
         "attempts rarely succeed where the earlier ones failed, but they multiply the load by the attempt "

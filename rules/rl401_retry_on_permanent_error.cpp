@@ -24,7 +24,7 @@ std::string httpName(int code) {
 
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
-    if (p.retries() == 0) continue;
+    if (!p.mayRetry()) continue; // an unknown count still retries
     for (const Condition &c : p.retry_on) {
       std::string what;
       if (c.kind == Condition::Kind::HttpStatus && c.http_lo <= c.http_hi) {
@@ -43,6 +43,12 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       std::string msg = "'" + c.text + "' " + what + ": the same request fails the same way on every " +
                         (n ? "one of the " + std::to_string(*n + 1) + " attempts" : std::string("attempt")) +
                         ", multiplying load for nothing and delaying the error";
+      if (!c.failover_why.empty()) {
+        Reporter advice = out;
+        advice.capSeverity(Severity::Note);
+        advice.report(p, c.where.known() ? c.where : p.where, "retryOn/" + c.text, msg + " (unless " + c.failover_why + ")");
+        continue;
+      }
       out.report(p, c.where.known() ? c.where : p.where, "retryOn/" + c.text, msg);
     }
   }
@@ -57,7 +63,10 @@ extern const Rule kRL401 = {
         "Retry conditions that name failures a second try cannot fix: HTTP 4xx other than 408 (Request "
         "Timeout), 425 (Too Early) and 429 (Too Many Requests) — explicit codes, `retriable-4xx` (409), a "
         "`CLIENT_ERROR` series, `status >= 400` in C++ — and the gRPC codes INVALID_ARGUMENT, NOT_FOUND, "
-        "ALREADY_EXISTS, PERMISSION_DENIED, UNAUTHENTICATED, FAILED_PRECONDITION, OUT_OF_RANGE, UNIMPLEMENTED.",
+        "ALREADY_EXISTS, PERMISSION_DENIED, UNAUTHENTICATED, FAILED_PRECONDITION, OUT_OF_RANGE, UNIMPLEMENTED. "
+        "NGINX's `http_403`/`http_404` over an `upstream` of nginx.conf is a note: its servers need not be "
+        "replicas (a cache before several origins), and NGINX passes such an answer on without counting the server "
+        "as failed. The count need not be known: a retry of a 404 is one at any count.",
         "A permission or validation failure gives the same answer on the hundredth try. Retrying it multiplies "
         "the traffic of every broken client by the attempt count, keeps the caller waiting through the backoff, "
         "and hides the real error behind a timeout. Permanent errors belong straight back to the caller.",

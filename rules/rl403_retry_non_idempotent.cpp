@@ -7,7 +7,7 @@ bool nonIdempotent(const std::string &method) { return method == "POST" || metho
 
 void check(const FileModel &m, const Settings &, Reporter &out) {
   for (const RetryPolicy &p : m.policies) {
-    if (p.retries() == 0 || p.idempotency_key) continue;
+    if (!p.mayRetry() || p.idempotency_key) continue; // an unknown count still retries
     const Setting<std::string> *method = nullptr;
     for (const auto &mt : p.methods)
       if (nonIdempotent(mt.value)) { method = &mt; break; }
@@ -20,8 +20,9 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       list += (list.empty() ? "" : ", ") + c.text;
     }
     if (!first) continue;
-    std::string msg = method->value + " requests (matched at line " + std::to_string(method->where.line) +
-                      ") are retried on " + list + " with no idempotency key: " + first->why_processed +
+    // Where the method comes from: a route's match, or the setting that lets it through.
+    const std::string from = method->source.empty() ? "matched at line " + std::to_string(method->where.line) : method->source;
+    std::string msg = method->value + " requests (" + from + ") are retried on " + list + " with no idempotency key: " + first->why_processed +
                       ", so one user action can run " +
                       (p.exactRetries() ? "up to " + std::to_string(p.retries() + 1) + " times" : std::string("several times")) +
                       " (a second payment, a duplicate order)";

@@ -12,14 +12,18 @@
 //
 // A next upstream is another server of the Service: NGINX passes the failed request on at once, a
 // failover with no wait between tries by design, so the backoff rules have nothing to say (the
-// backoff is NotApplicable); how many tries and what is retried are the findings.
+// backoff is NotApplicable); how many tries and what is retried are the findings. What the words
+// mean is NGINX's, shared with nginx.conf files: lint/extract/nginx_next_upstream.h.
+// ingress-nginx checks the annotation first (internal/ingress/annotations/proxy/main.go
+// validUpstreamAnnotation, case-sensitive, without NGINX's `updating`): a value it refuses is
+// dropped with a warning in the controller's log and the default "error timeout" applies.
 // An Ingress without these annotations gets the controller's defaults (possibly changed in its
 // ConfigMap, which this file does not show): not reported.
 #include <algorithm>
 #include <cctype>
 
 #include "lint/extract/extractors.h"
-#include "lint/model/status_codes.h"
+#include "lint/extract/nginx_next_upstream.h"
 
 namespace retrylint {
 namespace {
@@ -36,7 +40,12 @@ constexpr const char *kTriesSource =
     "defaults ProxyNextUpstreamTries; NGINX proxy_next_upstream_tries)";
 constexpr const char *kConditionsSource =
     "ingress-nginx default proxy-next-upstream \"error timeout\" (internal/ingress/defaults ProxyNextUpstream)";
-constexpr const char *kRejected = "NGINX rejects the directive (\"invalid value\"), so the admission webhook refuses the Ingress or the controller cannot reload";
+constexpr const char *kRejected =
+    "ingress-nginx's annotation validation drops the value and NGINX's default \"error timeout\" applies (with validation "
+    "turned off, NGINX refuses the directive as an \"invalid value\" and the controller cannot reload)";
+// The words ingress-nginx's validation accepts: NGINX's proxy_next_upstream words but `updating`,
+// in lower case only (validUpstreamAnnotation).
+bool validatorAccepts(std::string_view w) { return w != "updating" && nginx::accepts(nginx::Module::Proxy, w); }
 
 bool recognise(const yaml::Node &doc) {
   if (!isKubernetesObject(doc, "networking.k8s.io", {"Ingress"}) && !isKubernetesObject(doc, "extensions", {"Ingress"})) return false;
@@ -52,37 +61,6 @@ std::optional<std::string> scalar(const ExtractContext &cx, const yaml::Node &an
   return v->Scalar();
 }
 
-// One condition of proxy_next_upstream; false when NGINX does not know it.
-bool readCondition(ExtractContext &cx, const std::string &word, Span where, RetryPolicy &p, bool &nonIdempotent) {
-  if (word == "non_idempotent") {
-    nonIdempotent = true;
-    return true;
-  }
-  if (word.rfind("http_", 0) == 0) {
-    static const int codes[] = {500, 502, 503, 504, 403, 404, 429};
-    const std::string n = word.substr(5);
-    for (int c : codes)
-      if (n == std::to_string(c)) {
-        p.retry_on.push_back(httpStatusCondition(c, Origin::Written, where));
-        return true;
-      }
-    return false;
-  }
-  if (word == "error" || word == "timeout" || word == "invalid_header") {
-    Condition c;
-    c.kind = Condition::Kind::Transport;
-    c.text = word;
-    // "an error occurred while establishing a connection with the server, passing a request to it,
-    // or reading the response header"; a timeout alike: the server may have acted on the request.
-    c.may_have_been_processed = word != "invalid_header";
-    if (c.may_have_been_processed) c.why_processed = word + " can happen after the request reached the server";
-    c.where = where;
-    p.retry_on.push_back(std::move(c));
-    return true;
-  }
-  return false;
-}
-
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   const yaml::Node ann = *get(*get(doc, "metadata"), "annotations");
@@ -95,9 +73,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   p.where = cx.keySpan(ann, get(ann, kNext) ? kNext : get(ann, kTries) ? kTries : kTimeout);
   p.attempts_field = std::string(kTries.substr(kPrefix.size()));
   p.deadline_name = "proxy-next-upstream-timeout";
-  p.per_try_timeout.origin = Origin::Unknown; // proxy-read-timeout bounds the time between two reads, not a try
-  p.budget.origin = Origin::Unknown;
-  p.backoff.growth.origin = Origin::NotApplicable; // a failover to the next server, at once by design
+  nginx::markFailover(p);
 
   bool nonIdempotent = false, bad = false;
   if (auto next = scalar(cx, ann, kNext)) {
@@ -106,7 +82,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
     // in the ConfigMap only, so a comma here reaches NGINX as part of a word.
     size_t i = 0;
     const std::string &v = *next;
-    bool any = false;
+    bool any = false, off = false;
     while (i < v.size()) {
       while (i < v.size() && v[i] == ' ') ++i;
       if (i >= v.size()) break;
@@ -114,33 +90,28 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
       if (j == std::string::npos) j = v.size();
       const std::string word = v.substr(i, j - i);
       Span where = cx.tokenSpan(*n, i, word.size());
-      if (word == "off") {
-        if (v.find_first_not_of(' ') != i || v.find_first_not_of(' ', j) != std::string::npos) {
-          cx.problem(where, "proxy-next-upstream 'off' with other conditions: " + std::string(kRejected), anchor + "/off");
-          return;
-        }
-        return; // no next upstream: nothing is retried
-      }
-      if (!readCondition(cx, word, where, p, nonIdempotent)) {
+      if (!validatorAccepts(word)) {
         cx.problem(where, "proxy-next-upstream condition '" + word + "' is none of error, timeout, invalid_header, http_500, http_502, http_503, http_504, http_403, http_404, http_429, non_idempotent, off: " +
                               kRejected + (word.rfind("http_", 0) == 0 ? " (Traefik's ingress-nginx provider accepts any http_NNN)" : ""),
                    anchor + "/" + word);
         bad = true;
+      } else {
+        off = off || word == "off";
+        nginx::addCondition(word, where, p, nonIdempotent);
       }
       any = true;
       i = j;
     }
-    if (!any) {
-      for (auto w : {"error", "timeout"}) readCondition(cx, w, p.where, p, nonIdempotent);
-      for (auto &c : p.retry_on) c.origin = Origin::Defaulted;
-    }
-    if (nonIdempotent)
-      for (const char *m : {"POST", "PATCH", "LOCK"}) p.methods.push_back(written(std::string(m), cx.span(*n)));
+    if (off && !bad) return; // `off` wins over the other words (NGINX merges it so): nothing is retried
+    if (!any) nginx::addDefaultConditions(p, p.where, kConditionsSource);
+    if (nonIdempotent && !bad) nginx::addNonIdempotentMethods(p, cx.span(*n));
   } else {
-    for (auto w : {"error", "timeout"}) readCondition(cx, w, p.where, p, nonIdempotent);
-    for (auto &c : p.retry_on) c.origin = Origin::Defaulted, c.why_processed += " (" + std::string(kConditionsSource) + ")";
+    nginx::addDefaultConditions(p, p.where, kConditionsSource);
   }
-  if (bad) return;
+  if (bad) { // the whole value is dropped: the default applies
+    p.retry_on.clear();
+    nginx::addDefaultConditions(p, p.where, kConditionsSource);
+  }
 
   if (auto tries = scalar(cx, ann, kTries)) {
     auto n = get(ann, kTries);
@@ -154,6 +125,9 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
       p.max_attempts.where = cx.span(*n);
     } else {
       p.max_attempts = written(std::optional<int>(std::stoi(*tries)), cx.span(*n));
+      // A bound, not a count: NGINX tries each endpoint of the Service once, and they are not here.
+      p.runtime_max_source = "if the Service has as many endpoints: NGINX tries each once";
+      p.runtime_max_by_design = true;
     }
   } else {
     p.max_attempts = defaulted(std::optional<int>(kDefaultTries), p.where, kTriesSource);

@@ -156,6 +156,7 @@ const char *workloadName(Workload w) {
 
 std::optional<int> RetryPolicy::exactRetries() const {
   if (max_attempts.origin == Origin::Unknown) return std::nullopt;
+  if (runtime_max_by_design && !runtime_max_attempts) return std::nullopt; // an upper bound only
   return retries();
 }
 
@@ -175,7 +176,8 @@ std::string RetryPolicy::describeAttempts() const {
     text = field.empty() ? tries : field + " " + std::to_string(n);
   }
   if (runtime_max_attempts && n > *runtime_max_attempts)
-    text += " (clamped to " + std::to_string(*runtime_max_attempts) + " at run time)";
+    text += runtime_max_by_design ? " (" + runtime_max_source + ", so " + std::to_string(*runtime_max_attempts) + " at most)"
+                                  : " (clamped to " + std::to_string(*runtime_max_attempts) + " at run time)";
   return text;
 }
 

@@ -133,11 +133,17 @@ struct Condition {
   int http_lo = 0, http_hi = -1; // HTTP statuses this condition retries (inclusive range)
   int grpc_code = -1;
   bool may_have_been_processed = false; // the failed attempt may already have taken effect
+  // The request was never sent (the connection failed): a retry costs the failing server a
+  // connection attempt, not a request. Set where the dialect's runtime says so (HAProxy conn-failure).
+  bool before_send = false;
   bool catch_all = false;   // matches every failure: States.ALL, java.lang.Exception, catch (...)
   // A catch-all the file shows to be deliberate and no narrower one possible or needed: why, for
   // messages (RL402 is then advice). "" = a plain catch-all.
   std::string catch_all_why;
   std::string why_processed;            // for messages: "504 means the gateway timed out waiting"
+  // A permanent failure passed on to another server that may not share it (NGINX's http_404 over
+  // an upstream whose servers need not hold the same files): why, for messages; RL401 is then advice.
+  std::string failover_why;
   Origin origin = Origin::Written;
   Span where;
 };
@@ -199,6 +205,11 @@ struct RetryPolicy {
   bool attempts_count_retries = false;       // that field counts retries, not tries
   std::optional<int> runtime_max_attempts;   // a runtime clamp (gRPC: 5)
   std::string runtime_max_source;
+  // The runtime's limit is the setting working as meant, not a surprise to its author (NGINX tries
+  // each server once, so tries above the servers' count only leave room): no finding of its own.
+  // Without runtime_max_attempts, the limit is not in the file: the count is an upper bound only,
+  // and runtime_max_source says so.
+  bool runtime_max_by_design = false;
 
   Backoff backoff;
   std::vector<Condition> retry_on;
@@ -237,7 +248,8 @@ struct RetryPolicy {
   // the reachable count also says what the file configures.
   std::string boundedRetriesNote() const;
   // retries() when the count is known exactly; nullopt when it is only an estimate (a policy
-  // bounded by time rather than count, a lower bound), so messages do not state a false figure.
+  // bounded by time rather than count, a lower bound, an upper bound the runtime may not reach),
+  // so messages do not state a false figure.
   std::optional<int> exactRetries() const;
   // Attempts that really run: the written count clamped by the runtime.
   std::optional<int> effectiveAttempts() const;
