@@ -68,10 +68,12 @@ bool extractOne(const yaml::Node &doc, ExtractContext &cx, int depth) {
 } // namespace
 
 namespace {
-// A kind is an extension (".ini", compared without case), a whole name ("credentials"), or a name
-// and what follows it ("Dockerfile.*": Dockerfile.prod; ".env.*": .env.local).
+// A kind is an extension (".ini", compared without case), a whole name ("credentials"), a name
+// and what follows it ("Dockerfile.*": Dockerfile.prod; ".env.*": .env.local), or an ending of
+// several parts ("*.conf.template": default.conf.template).
 bool matchesKind(llvm::StringRef name, llvm::StringRef ext, std::string_view k) {
   llvm::StringRef kind(k.data(), k.size());
+  if (kind.startswith("*")) return name.endswith(kind.drop_front()) && name.size() > kind.size() - 1;
   if (kind.endswith(".*")) return name.startswith(kind.drop_back()) && name.size() > kind.size() - 1;
   if (kind.startswith(".")) return ext.equals_insensitive(kind) || name == kind;
   return name == kind;

@@ -38,7 +38,8 @@ struct Extractor {
   // snake_case where the dialect has both); empty: its markers alone count.
   std::vector<std::string_view> retry_keys = {};
   // The files besides YAML and JSON that discovery walks into for it: extensions (".ini", compared
-  // without case), whole file names ("credentials") and names with any ending ("Dockerfile.*").
+  // without case), whole file names ("credentials"), names with any ending ("Dockerfile.*") and
+  // endings of several parts ("*.conf.template").
   // A text dialect recognises among those.
   std::vector<std::string_view> file_kinds = {};
   // Whether a file's result depends on its text (and extractionInputsBesides) alone, so the

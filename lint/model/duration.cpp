@@ -345,4 +345,72 @@ std::optional<Duration> parseTimeSpan(std::string_view text, std::string *error)
   return Duration{negative ? -nanos : nanos};
 }
 
+std::optional<Duration> parseNginxTime(std::string_view text, std::string *error) {
+  auto fail = [&](const std::string &why) -> std::optional<Duration> {
+    if (error) *error = "'" + std::string(text) + "' is not an NGINX time (" + why + ")";
+    return std::nullopt;
+  };
+  // The units in the order NGINX requires them, each at most once, with its length in ms.
+  struct Unit {
+    std::string_view name;
+    int64_t ms;
+  };
+  static constexpr Unit units[] = {{"w", 7 * 86'400'000LL}, {"d", 86'400'000LL}, {"h", 3'600'000LL},
+                                   {"ms", 1}, {"m", 60'000LL}, {"s", 1'000LL}};
+  static constexpr int order[] = {0, 1, 2, 5, 3, 4}; // w d h m s ms: the rank of each entry above
+  std::string_view s = text;
+  int64_t total = 0;
+  int last = -1;
+  bool any = false;
+  while (!s.empty()) {
+    size_t i = 0;
+    while (i < s.size() && isDigit(s[i])) ++i;
+    if (i == 0) return fail("expected a whole number, optionally followed by w, d, h, m, s or ms");
+    if (i > 12) return fail("too large");
+    const int64_t n = std::stoll(std::string(s.substr(0, i)));
+    s.remove_prefix(i);
+    any = true;
+    int k = -1;
+    for (int u = 0; u < 6 && k < 0; ++u)
+      if (s.substr(0, units[u].name.size()) == units[u].name) k = u;
+    int64_t scale = 1000; // no unit: seconds, and nothing may follow
+    if (k >= 0) {
+      if (order[k] <= last) return fail("units must go from the largest to the smallest, each once");
+      last = order[k];
+      scale = units[k].ms;
+      s.remove_prefix(units[k].name.size());
+    } else if (!s.empty() && s[0] != ' ') {
+      return fail("unknown unit '" + std::string(s.substr(0, 1)) + "'");
+    } else if (!s.empty()) {
+      s.remove_prefix(1);
+      while (!s.empty() && s[0] == ' ') s.remove_prefix(1);
+      if (!s.empty()) return fail("a number without a unit must come last");
+    }
+    total += n * scale;
+    while (!s.empty() && s[0] == ' ') s.remove_prefix(1);
+  }
+  if (!any) return fail("empty");
+  return Duration::ms(static_cast<double>(total));
+}
+
+std::optional<Duration> parseHaproxyTime(std::string_view text, std::string *error) {
+  auto fail = [&](const std::string &why) -> std::optional<Duration> {
+    if (error) *error = "'" + std::string(text) + "' is not an HAProxy time (" + why + ")";
+    return std::nullopt;
+  };
+  size_t i = 0;
+  while (i < text.size() && isDigit(text[i])) ++i;
+  if (i == 0) return fail("expected a whole number, optionally followed by us, ms, s, m, h or d");
+  if (i > 12) return fail("too large");
+  const double n = static_cast<double>(std::stoll(std::string(text.substr(0, i))));
+  const std::string_view unit = text.substr(i);
+  if (unit.empty() || unit == "ms") return Duration::ms(n);
+  if (unit == "us") return Duration{Duration::clamp(n * 1e3)};
+  if (unit == "s") return Duration::s(n);
+  if (unit == "m") return Duration::s(n * 60);
+  if (unit == "h") return Duration::s(n * 3600);
+  if (unit == "d") return Duration::s(n * 86400);
+  return fail("unknown unit '" + std::string(unit) + "'");
+}
+
 } // namespace retrylint

@@ -64,4 +64,13 @@ std::optional<Duration> parseSpringDuration(std::string_view text, std::string *
 // "[-]d", "[-][d.]hh:mm[:ss[.fffffff]]". A bare integer is a number of DAYS ("2" = 2 days).
 std::optional<Duration> parseTimeSpan(std::string_view text, std::string *error);
 
+// NGINX time values of millisecond directives (proxy_next_upstream_timeout), as ngx_parse_time
+// reads them (nginx/nginx src/core/ngx_parse.c, is_sec = 0): whole numbers with units w, d, h, m,
+// s, ms in that order, optionally separated by spaces ("1m 30s", "1m30s", "500ms"); a number with
+// no unit is seconds ("30"). No decimals, no sign; "0" is zero (no limit where the directive says so).
+std::optional<Duration> parseNginxTime(std::string_view text, std::string *error);
+// HAProxy time values (doc/configuration.txt 2.5 "Time format"): a whole number with an optional
+// unit us, ms, s, m, h, d; without one the directive's default unit, milliseconds for timeouts.
+std::optional<Duration> parseHaproxyTime(std::string_view text, std::string *error);
+
 } // namespace retrylint
