@@ -1,7 +1,8 @@
 // Configurations embedded in a Kubernetes ConfigMap: an OpenTelemetry Collector config, an Envoy
 // bootstrap, a Kong declarative file, a Spring Boot application.yml … written as a `data:` value.
 // Each value written as a literal block scalar (`key: |`) is read as a file of its own by every
-// YAML/JSON dialect, and what they find points at the line and column inside the ConfigMap.
+// YAML/JSON dialect, or, when its key names a file a text dialect claims (`nginx.conf`,
+// `haproxy.cfg`), by that dialect; what they find points at the line and column inside the ConfigMap.
 //
 // A literal block keeps every line of its content as written, less the block's indentation, so
 // the inner line n is the outer line of the key + n and its columns shift by the indentation.
@@ -24,7 +25,9 @@ bool recognise(const yaml::Node &doc) {
   auto data = get(doc, "data");
   if (!data || !data->IsMap()) return false;
   for (const auto &kv : *data)
-    if (kv.second.IsScalar() && kv.second.Scalar().find('\n') != std::string::npos && mayHoldYamlRetryConfig(kv.second.Scalar())) return true;
+    if (kv.first.IsScalar() && kv.second.IsScalar() && kv.second.Scalar().find('\n') != std::string::npos &&
+        (mayHoldYamlRetryConfig(kv.second.Scalar()) || textDialectClaims(kv.first.Scalar(), kv.second.Scalar())))
+      return true;
   return false;
 }
 
@@ -58,11 +61,11 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   for (const auto &kv : *data) {
     if (!kv.first.IsScalar() || !kv.second.IsScalar()) continue;
     const std::string key = kv.first.Scalar(), text = kv.second.Scalar();
-    if (text.find('\n') == std::string::npos || !mayHoldYamlRetryConfig(text)) continue;
+    if (text.find('\n') == std::string::npos || !(mayHoldYamlRetryConfig(text) || textDialectClaims(key, text))) continue;
     auto block = literalBlock(cx.src, cx.keySpan(*data, key));
     if (!block) continue;
     extractEmbedded(cx, text, key.size() > 5 && key.compare(key.size() - 5, 5, ".json") == 0, block->first, block->second,
-                    "ConfigMap " + meta.ns + "/" + meta.name + " data." + key, "ConfigMap/" + meta.ns + "/" + meta.name + "/" + key);
+                    "ConfigMap " + meta.ns + "/" + meta.name + " data." + key, "ConfigMap/" + meta.ns + "/" + meta.name + "/" + key, key);
   }
 }
 

@@ -22,25 +22,43 @@ struct Shift {
 } // namespace
 
 bool extractEmbedded(ExtractContext &cx, const std::string &text, bool json, int line0, int column0, const std::string &where,
-                     const std::string &anchor) {
-  return extractEmbedded(cx, text, json, Shift{line0, column0}, where, anchor);
+                     const std::string &anchor, const std::string &name) {
+  return extractEmbedded(cx, text, json, Shift{line0, column0}, where, anchor, name);
 }
 
+namespace {
+const Extractor *textDialectFor(const std::string &name, const std::string &text) {
+  if (name.empty() || name.find('/') != std::string::npos) return nullptr;
+  return textExtractorFor(SourceFile(name, text));
+}
+} // namespace
+
+bool textDialectClaims(const std::string &name, const std::string &text) { return textDialectFor(name, text) != nullptr; }
+
 bool extractEmbedded(ExtractContext &cx, const std::string &text, bool json, const std::function<Span(Span)> &at,
-                     const std::string &where, const std::string &anchor) {
+                     const std::string &where, const std::string &anchor, const std::string &name) {
   const SourceFile inner(cx.src.path(), text);
   FileModel innerModel;
   std::vector<Diagnostic> innerErrors;
   ExtractContext icx{inner, innerModel, innerErrors, cx.options};
-  yaml::ConfigDocuments docs;
-  const bool read = yaml::readConfigDocuments(
-      text, json, cx.options.max_nesting, [&] { return looksLikeRetryConfig(text, true); },
-      [&](int line, int column, std::string message) {
-        Span s = at(Span{cx.src.path(), std::max(1, line), std::max(1, column), std::max(1, line), std::max(1, column) + 1});
-        cx.errors.push_back(Diagnostic{cx.src.path(), s.line, s.column, message + " (in " + where + ")"});
-      },
-      docs);
-  if (!read || !extractDocuments(docs.docs.documents, icx)) return false;
+  if (const Extractor *ex = textDialectFor(name, text)) {
+    innerModel.formats.emplace_back(ex->format);
+    try {
+      ex->extractText(inner, icx);
+    } catch (const TypeError &e) {
+      icx.error(e);
+    }
+  } else {
+    yaml::ConfigDocuments docs;
+    const bool read = yaml::readConfigDocuments(
+        text, json, cx.options.max_nesting, [&] { return looksLikeRetryConfig(text, true); },
+        [&](int line, int column, std::string message) {
+          Span s = at(Span{cx.src.path(), std::max(1, line), std::max(1, column), std::max(1, line), std::max(1, column) + 1});
+          cx.errors.push_back(Diagnostic{cx.src.path(), s.line, s.column, message + " (in " + where + ")"});
+        },
+        docs);
+    if (!read || !extractDocuments(docs.docs.documents, icx)) return false;
+  }
   for (const std::string &f : innerModel.formats)
     if (std::find(cx.model.formats.begin(), cx.model.formats.end(), f) == cx.model.formats.end()) cx.model.formats.push_back(f);
   for (RetryPolicy &p : innerModel.policies) {
