@@ -222,3 +222,30 @@ TEST(TerraformSfn, AJsonencodeDefinitionIsReadWithItsPositions) {
   // An HCL value this does not read (a multi-line expression) is skipped, not an error.
   EXPECT_TRUE(model("main.tf", "resource \"aws_sfn_state_machine\" \"m\" {\n  definition = jsonencode({\n    States = merge(\n      local.a,\n      local.b)\n  })\n}\n").policies.empty());
 }
+
+TEST(TerraformSfn, TheResourcesExpressTypeBoundsTheRetries) {
+  const std::string def = "  definition = <<EOF\n"
+                          "{\"StartAt\": \"A\", \"TimeoutSeconds\": TIMEOUT, \"States\": {\"A\": {\"Type\": \"Task\", \"Resource\": \"arn:aws:states:::lambda:invoke\",\n"
+                          " \"Retry\": [{\"ErrorEquals\": [\"States.Timeout\"], \"IntervalSeconds\": 5, \"MaxAttempts\": 3}], \"End\": true}}}\n"
+                          "EOF\n";
+  auto with = [&](const std::string &type, const std::string &timeout) {
+    std::string d = def;
+    d.replace(d.find("TIMEOUT"), 7, timeout);
+    return "resource \"aws_sfn_state_machine\" \"m\" {\n  name = \"m\"\n" + type + d + "  logging_configuration {\n    level = \"ALL\"\n  }\n}\n";
+  };
+  FileModel express = model("main.tf", with("  type = \"EXPRESS\"\n", "3600"));
+  ASSERT_EQ(express.policies.size(), 1u);
+  EXPECT_EQ(express.policies[0].overall_deadline.origin, Origin::BuiltIn);
+  EXPECT_EQ(express.policies[0].overall_deadline.value->seconds(), 300);
+  EXPECT_TRUE(contains(express.policies[0].overall_deadline.source, "type = \"EXPRESS\" at line 3")) << express.policies[0].overall_deadline.source;
+  // The machine's own shorter timeout stands; a Standard workflow keeps its hour.
+  FileModel shorter = model("main.tf", with("  type = \"EXPRESS\"\n", "60"));
+  EXPECT_EQ(shorter.policies[0].overall_deadline.value->seconds(), 60);
+  FileModel standard = model("main.tf", with("  type = \"STANDARD\"\n", "3600"));
+  EXPECT_EQ(standard.policies[0].overall_deadline.value->seconds(), 3600);
+  // A `type` of a nested block is not the resource's.
+  FileModel nested = model("main.tf", "resource \"aws_sfn_state_machine\" \"m\" {\n  tracing {\n    type = \"EXPRESS\"\n  }\n" +
+                                          with("", "3600").substr(with("", "3600").find("  name")));
+  ASSERT_EQ(nested.policies.size(), 1u);
+  EXPECT_EQ(nested.policies[0].overall_deadline.value->seconds(), 3600);
+}

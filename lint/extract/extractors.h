@@ -60,6 +60,11 @@ const std::vector<Extractor> &extractors();
 bool isGrpcServiceConfig(const yaml::Node &doc);
 void extractGrpcServiceConfig(const yaml::Node &doc, ExtractContext &cx);
 
+// An Express workflow ends every execution after 5 minutes: the policy's overall deadline, unless
+// the machine's own TimeoutSeconds is shorter (lint/extract/step_functions.cpp). `express` says
+// where the type was read ("type = \"EXPRESS\""), for messages.
+void applyExpressLimit(RetryPolicy &p, const std::string &express);
+
 // What a file's result depends on besides its own text, for the result cache key: the BUILD file
 // next to a `*grpc_service_config.json` (which says whether a GAPIC generator or gRPC core reads
 // it), the SAM template or main.tf that may make an ASL file an Express workflow, as read by the

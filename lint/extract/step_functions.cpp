@@ -772,11 +772,7 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     p.crowd = Crowd::Shown;
     p.crowd_why = m.concurrent_map;
   }
-  if (!m.express.empty() && (!m.timeout || *m.timeout > Duration::s(kExpressLimitSeconds))) {
-    p.overall_deadline = builtIn(std::optional<Duration>(Duration::s(kExpressLimitSeconds)), p.where,
-                                 "an Express workflow (" + m.express + ") ends every execution after 5 minutes (Step Functions quotas)");
-    p.deadline_name = "Express workflow's 5-minute limit";
-  }
+  if (!m.express.empty()) applyExpressLimit(p, m.express);
 
   cx.model.policies.push_back(std::move(p));
 }
@@ -1255,6 +1251,13 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
 }
 
 } // namespace
+
+void applyExpressLimit(RetryPolicy &p, const std::string &express) {
+  if (p.overall_deadline.written() && p.overall_deadline.value && *p.overall_deadline.value <= Duration::s(kExpressLimitSeconds)) return;
+  p.overall_deadline = builtIn(std::optional<Duration>(Duration::s(kExpressLimitSeconds)), p.where,
+                               "an Express workflow (" + express + ") ends every execution after 5 minutes (Step Functions quotas)");
+  p.deadline_name = "Express workflow's 5-minute limit";
+}
 
 std::vector<std::string> stepFunctionsInputNamesBesides(const std::string &path) {
   llvm::StringRef p(path);

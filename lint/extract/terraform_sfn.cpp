@@ -8,8 +8,9 @@
 // `definition = jsonencode({ … })` is an HCL object: it is written out as JSON token by token, each
 // token remembering its column (below), expressions read as null.
 //
-// Not read yet: `type = "EXPRESS"` of the
-// same resource (the definition is judged as a Standard workflow), and `%{ }` template directives.
+// The resource's `type = "EXPRESS"` (registry.terraform.io aws_sfn_state_machine: `type`, STANDARD
+// by default) makes it an Express workflow, whose executions end after 5 minutes (applyExpressLimit).
+// Not read yet: `%{ }` template directives.
 // A definition read through `templatefile("sfn.asl.json", …)` is its own file, which the Step
 // Functions dialect reads as it is.
 #include <algorithm>
@@ -238,16 +239,44 @@ Span placeTranslated(const Translation &t, const FilePath &path, Span s) {
   return Span{path, line, source + 1, line, source + 1 + width};
 }
 
+// Where the resource starting at line `l` sets `type = "EXPRESS"` at its own level (not in a
+// nested block such as `tracing`), or "": its lines while the braces it opened stay open.
+std::string expressTypeOf(const SourceFile &src, int l) {
+  int depth = 0;
+  for (char c : src.line(l)) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+  for (int k = l + 1; k < src.lineCount() && depth > 0; ++k) {
+    std::string_view raw = src.line(k), v = trim(raw);
+    if (depth == 1 && v.rfind("type", 0) == 0) {
+      v.remove_prefix(4);
+      v = trim(v);
+      if (!v.empty() && v[0] == '=' && trim(v.substr(1)) == "\"EXPRESS\"") return "type = \"EXPRESS\" at line " + std::to_string(k + 1);
+    }
+    for (char c : raw) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+  }
+  return "";
+}
+
 void extractText(const SourceFile &src, ExtractContext &cx) {
   std::string resource; // the aws_sfn_state_machine being read, "" outside one
+  std::string express;  // where it is made an Express workflow, or ""
+  // The definition's policies are an Express workflow's when the resource says so.
+  auto embed = [&](auto &&read) {
+    const size_t from = cx.model.policies.size();
+    read();
+    if (!express.empty())
+      for (size_t i = from; i < cx.model.policies.size(); ++i)
+        if (cx.model.policies[i].format == "aws-step-functions") applyExpressLimit(cx.model.policies[i], express);
+  };
   for (int l = 0; l < src.lineCount(); ++l) {
     std::string_view line = trim(src.line(l));
     if (line.rfind("resource", 0) == 0) {
       resource.clear();
+      express.clear();
       size_t a = line.find("\"aws_sfn_state_machine\"");
       if (a != std::string_view::npos) {
         size_t q1 = line.find('"', a + 23), q2 = q1 == std::string_view::npos ? q1 : line.find('"', q1 + 1);
         resource = q2 == std::string_view::npos ? "(unnamed)" : std::string(line.substr(q1 + 1, q2 - q1 - 1));
+        express = expressTypeOf(src, l);
       }
       continue;
     }
@@ -258,9 +287,11 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("jsonencode(") + 11);
       if (auto t = translateJsonencode(src, l, at))
-        extractEmbedded(
-            cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); },
-            "aws_sfn_state_machine." + resource + " definition", "terraform/aws_sfn_state_machine/" + resource);
+        embed([&] {
+          extractEmbedded(
+              cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); },
+              "aws_sfn_state_machine." + resource + " definition", "terraform/aws_sfn_state_machine/" + resource);
+        });
       continue;
     }
     if (hd == std::string_view::npos || hd < eq) continue;
@@ -290,8 +321,10 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       text += std::string(t.size() > strip ? t.substr(strip) : std::string_view()) + "\n";
     }
     maskInterpolations(text);
-    extractEmbedded(cx, text, /*json=*/true, first, static_cast<int>(strip), "aws_sfn_state_machine." + resource + " definition",
-                    "terraform/aws_sfn_state_machine/" + resource);
+    embed([&] {
+      extractEmbedded(cx, text, /*json=*/true, first, static_cast<int>(strip), "aws_sfn_state_machine." + resource + " definition",
+                      "terraform/aws_sfn_state_machine/" + resource);
+    });
     l = last;
   }
 }
