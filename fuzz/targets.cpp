@@ -29,7 +29,7 @@ using namespace retrylint;
 // front end is too slow per input (fuzz_cpp_tokens covers its token-level analysis).
 int analyse(const uint8_t *data, size_t size) {
   static const char *names[] = {"in.yaml", "in.json", "in.ini", "in.properties", "config", "in.yml", "credentials",
-                                "application.yml", "noext", "nginx.conf", "haproxy.cfg"};
+                                "application.yml", "noext", "nginx.conf", "haproxy.cfg", "dynamic.toml"};
   Input in = split(data, size);
   const std::string path = names[(in.selector & 0x7f) % (sizeof names / sizeof *names)];
   const bool named = in.selector & 0x80;

@@ -35,7 +35,7 @@ selector() {
   case "$1" in
     *.yaml) echo 200 ;; *.json) echo 201 ;; *.ini) echo 202 ;; *.properties) echo 203 ;;
     */config) echo 204 ;; *.yml) echo 205 ;; */credentials) echo 206 ;;
-    *.conf|*.conf.*) echo 211 ;; *.cfg|*.cfg.*) echo 212 ;; *) echo 210 ;;
+    *.conf|*.conf.*) echo 211 ;; *.cfg|*.cfg.*) echo 212 ;; *.toml) echo 213 ;; *) echo 210 ;;
   esac
 }
 inputs() { find fixtures "$shared" tests/data -type f "$@" 2>/dev/null | grep -v '/fuzz-regressions/' | sort; }

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 build_packages=(cmake ninja-build g++ llvm-14-dev libclang-14-dev libclang-cpp14-dev libyaml-cpp-dev
                 clang-14                    # Debian ships ClangConfig.cmake in clang-14, not in libclang-14-dev
                 zlib1g-dev libncurses-dev   # static zlib and terminfo for RETRYLINT_PORTABLE
-                lld)                        # ld.lld (LLVM 14's): links -DRETRYLINT_STATIC_LLVM=ON builds in seconds
+                lld                         # ld.lld (LLVM 14's): links -DRETRYLINT_STATIC_LLVM=ON builds in seconds
+                libtomlplusplus-dev)        # toml++ 3, header-only here: Traefik's TOML files
 # … and what the test suite adds.
 test_packages=(git libgtest-dev
                pre-commit          # the pre-commit end-to-end test (Node.js/npm for the SARIF validator come with the base image)

@@ -50,7 +50,7 @@ TEST(Release, OneVersionEverywhere) {
   // A licence a legal review can read, and the notices for what the packages link in.
   EXPECT_NE(slurp(kSource / "LICENSE").find("Apache License"), std::string::npos);
   std::string notices = slurp(kSource / "packaging/THIRD-PARTY-NOTICES");
-  for (const char *lib : {"LLVM Exceptions", "yaml-cpp", "zlib", "ncurses", "GCC Runtime Library Exception"})
+  for (const char *lib : {"LLVM Exceptions", "yaml-cpp", "toml++", "zlib", "ncurses", "GCC Runtime Library Exception"})
     EXPECT_NE(notices.find(lib), std::string::npos) << lib;
 }
 

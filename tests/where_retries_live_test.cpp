@@ -11,6 +11,7 @@
 #include "lint/engine.h"
 #include "cli_support.h"
 #include "lint/config/config.h"
+#include "lint/yaml/toml.h"
 #include "test_support.h"
 
 using namespace retrylint;
@@ -248,4 +249,40 @@ TEST(TerraformSfn, TheResourcesExpressTypeBoundsTheRetries) {
                                           with("", "3600").substr(with("", "3600").find("  name")));
   ASSERT_EQ(nested.policies.size(), 1u);
   EXPECT_EQ(nested.policies[0].overall_deadline.value->seconds(), 3600);
+}
+
+TEST(TraefikToml, IsReadIntoTheSameTreeWithItsPositions) {
+  yaml::Stream s;
+  yaml::TomlError e;
+  ASSERT_TRUE(yaml::readToml("[http.middlewares.r.retry]\n  attempts = 4\n  initialInterval = \"1s\"\n  on = true\n  x = 1.5\n", 256, s, &e));
+  ASSERT_EQ(s.documents.size(), 1u);
+  yaml::Node retry = s.documents[0]["http"]["middlewares"]["r"]["retry"];
+  ASSERT_TRUE(retry.IsMap());
+  EXPECT_EQ(retry["attempts"].Scalar(), "4");
+  EXPECT_EQ(retry["attempts"].Tag(), "?");
+  EXPECT_EQ(retry["attempts"].Mark().line, 1);
+  EXPECT_EQ(retry["attempts"].Mark().column, 13);
+  EXPECT_EQ(retry["attempts"].Mark().pos, 27 + 13);
+  EXPECT_EQ(retry["initialInterval"].Tag(), "!");
+  EXPECT_EQ(retry["on"].Scalar(), "true");
+  EXPECT_EQ(retry["x"].Scalar(), "1.5");
+
+  EXPECT_FALSE(yaml::readToml("a = [\n", 256, s, &e));
+  EXPECT_EQ(e.line, 1);
+  std::string deep = "a = ";
+  for (int i = 0; i < 40; ++i) deep += "[";
+  for (int i = 0; i < 40; ++i) deep += "]";
+  EXPECT_FALSE(yaml::readToml(deep + "\n", 16, s, &e));
+  EXPECT_TRUE(contains(e.message, "nest deeper than 16")) << e.message;
+}
+
+TEST(TraefikToml, ABrokenFileIsAnErrorATemplateAndOtherTomlAreNot) {
+  FileResult bad = analyseText("dynamic.toml", "[http.middlewares.r.retry]\nattempts = \n", true, RunOptions{});
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_EQ(bad.errors[0].line, 2);
+  FileResult tpl = analyseText("dynamic.toml", "[http.middlewares.r.retry]\nattempts = {{ .Values.attempts }}\n", true, RunOptions{});
+  EXPECT_TRUE(tpl.errors.empty());
+  FileResult cargo = analyseText("Cargo.toml", "[package]\nname = \"retry\"\n[dependencies]\nbackoff = \"0.4\"\n", true, RunOptions{});
+  EXPECT_TRUE(cargo.errors.empty());
+  EXPECT_EQ(cargo.policies, 0u);
 }

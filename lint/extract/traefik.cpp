@@ -1,6 +1,7 @@
 // Traefik's Retry middleware: a Kubernetes `Middleware` (traefik.io/v1alpha1, and the older
 // traefik.containo.us/v1alpha1) with `spec.retry`, and the file provider's
-// `http.middlewares.<name>.retry` in YAML.
+// `http.middlewares.<name>.retry` in YAML and TOML (a `.toml` file read into the same tree,
+// lint/yaml/toml.h, and judged by the same code).
 //
 // Field facts: traefik/traefik pkg/config/dynamic/middlewares.go (type Retry) and
 // pkg/middlewares/retry/retry.go (New, ServeHTTP, newBackOff, responseWriter.WriteHeader), checked at
@@ -24,6 +25,7 @@
 
 #include "lint/extract/extractors.h"
 #include "lint/model/status_codes.h"
+#include "lint/yaml/toml.h"
 
 namespace retrylint {
 namespace {
@@ -209,6 +211,26 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
   }
 }
 
+// The file provider's TOML: a `.toml` file that names middlewares and a retry.
+bool recogniseText(const SourceFile &src) {
+  if (!isFileKind(src.path().str(), {".toml"})) return false;
+  const std::string_view t = src.text();
+  return t.find("middlewares") != std::string_view::npos && t.find("retry") != std::string_view::npos;
+}
+
+void extractText(const SourceFile &src, ExtractContext &cx) {
+  yaml::Stream docs;
+  yaml::TomlError e;
+  if (!yaml::readToml(src.text(), cx.options.max_nesting, docs, &e)) {
+    // A template of a TOML file (Helm, Go templates) is not TOML until it is rendered.
+    if (src.text().find("{{") != std::string_view::npos) return;
+    throw TypeError(Span{src.path(), std::max(1, e.line), std::max(1, e.column), std::max(1, e.line), std::max(1, e.column) + 1},
+                    "not TOML: " + e.message);
+  }
+  for (const yaml::Node &doc : docs.documents)
+    if (recognise(doc)) extract(doc, cx);
+}
+
 } // namespace
 
 namespace {
@@ -218,9 +240,12 @@ const Extractor &traefikExtractor() {
       .recognise = recognise,
       .extract = extract,
       .markers = {"traefik.io/", "traefik.containo.us/"},
+      .recogniseText = recogniseText,
+      .extractText = extractText,
       .priority = 55,
       .prefilter_words = {"traefik", "middlewares"},
       .retry_keys = {"retry"},
+      .file_kinds = {".toml"},
   };
   return e;
 }
