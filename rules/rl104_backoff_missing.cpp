@@ -12,11 +12,19 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     // Reported as a note there.
     Reporter advice = out;
     if (auto r = p.boundedRetries(); r && *r < 5 && p.workload == Workload::Background) advice.capSeverity(Severity::Note);
+    // Only connections that failed are retried: what goes out at once is a connection attempt, which
+    // costs a server that refuses it little. Worth a look, not a storm.
+    const bool unsent = p.retriesOnlyUnsent();
+    if (unsent) advice.capSeverity(Severity::Note);
     std::string msg = p.describeAttempts() + " follow each other with no wait";
     if (b.growth.origin == Origin::Defaulted || b.growth.origin == Origin::BuiltIn) msg += " (" + b.growth.source + ")";
     auto n = p.boundedRetries();
-    msg += ": each retry goes out as soon as the last attempt failed, multiplying the load on a failing service" +
-           (n ? " by " + std::to_string(*n + 1) : std::string()) + " before it can recover";
+    if (unsent)
+      msg += ": only failed connections are retried (the request was never sent), so each retry is a new connection attempt"
+             " at once" + (n ? std::string(", ") + std::to_string(*n + 1) + " in all" : std::string());
+    else
+      msg += ": each retry goes out as soon as the last attempt failed, multiplying the load on a failing service" +
+             (n ? " by " + std::to_string(*n + 1) : std::string()) + " before it can recover";
     advice.report(p, b.growth.where, "backoff", msg, b.growth.fix);
   }
 }
@@ -30,7 +38,8 @@ extern const Rule kRL104 = {
         "Retries that are sent immediately after a failure: a C++ retry loop with no sleep, a config whose "
         "delay is explicitly zero, a Spring Cloud Gateway Retry filter without `backoff`. In background work "
         "(Argo, Step Functions) fewer than five immediate retries are a note: each retry is a new task that "
-        "takes seconds to start, which spaces them a little already.",
+        "takes seconds to start, which spaces them a little already. Retries of connections that never carried the "
+        "request (Traefik's network errors, HAProxy's conn-failure) are a note too: they cost the server a connection attempt.",
         "An immediate retry hits the dependency while it is still failing, so it almost always fails too, "
         "and every caller doing it multiplies the load at the worst moment. Waiting even a few tens of "
         "milliseconds (growing, with jitter) lets transient faults clear and spreads the retries.",

@@ -1,5 +1,3 @@
-#include <algorithm>
-
 #include "rules/rule.h"
 
 namespace retrylint {
@@ -32,7 +30,7 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
     bool clamped = !byDesign && p.runtime_max_attempts && n > *p.runtime_max_attempts;
     if (!aboveCeiling && !clamped) continue;
     // Only connections that failed are retried: the failing server sees connection attempts.
-    const bool unsent = !p.retry_on.empty() && std::all_of(p.retry_on.begin(), p.retry_on.end(), [](const Condition &c) { return c.before_send; });
+    const bool unsent = p.retriesOnlyUnsent();
     const bool plural = p.attempts_count_retries || !p.max_attempts.written();
     std::string msg = p.max_attempts.written() && !p.attempts_count_retries && !byDesign ? p.attempts_field + " " + std::to_string(n)
                                                                              : p.describeAttempts();

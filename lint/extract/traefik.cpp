@@ -140,6 +140,7 @@ void extractRetry(ExtractContext &cx, const yaml::Node &owner, const yaml::Node 
     Condition c;
     c.kind = Condition::Kind::Transport;
     c.text = "network error";
+    c.before_send = true; // "before any byte of the request reached the backend" (retry.go)
     c.origin = Origin::BuiltIn;
     c.where = p.where;
     p.retry_on.push_back(std::move(c));

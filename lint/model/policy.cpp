@@ -118,6 +118,10 @@ bool RetryPolicy::mayRetry() const {
   return retries() > 0;
 }
 
+bool RetryPolicy::retriesOnlyUnsent() const {
+  return !retry_on.empty() && std::all_of(retry_on.begin(), retry_on.end(), [](const Condition &c) { return c.before_send; });
+}
+
 std::optional<int> RetryPolicy::boundedRetries() const {
   if (!max_attempts.value || max_attempts.origin == Origin::Unknown) return std::nullopt;
   const int n = retries();

@@ -240,6 +240,9 @@ struct RetryPolicy {
   // or not known. Rules about the wait (jitter, growth, cap) need this, not a count: a constant
   // wait with no jitter is worst when the retries never stop.
   bool mayRetry() const;
+  // Every condition retried is one where the request was never sent (Condition::before_send): the
+  // retries cost the failing server connection attempts, not requests.
+  bool retriesOnlyUnsent() const;
   // The number of retries that can happen when the count is known and bounded (nullopt: unbounded
   // or unknown): the written count, less the retries whose waits alone pass an overall deadline.
   std::optional<int> boundedRetries() const;
