@@ -1,7 +1,7 @@
 // HAProxy configuration files (haproxy.cfg, and templates of them): `retries`, `retry-on`,
 // `option redispatch` and `http-request disable-l7-retry` of defaults, backend and listen sections.
 //
-// Field facts (haproxy/haproxy at 50872daa, 3.5-dev; doc/configuration.txt; docs/formats.md §11.11):
+// Field facts (haproxy/haproxy at 50872daa, 3.5-dev; doc/configuration.txt; docs/formats.md §11.12):
 //   - `retries <n>`: "the number of times a request or connection attempt should be retried on a
 //     server after a failure", so n + 1 attempts; default 3 (include/haproxy/defaults.h CONN_RETRIES);
 //     connection and L7 retries share the count (src/backend.c back_handle_st_cer, src/http_ana.c
@@ -26,6 +26,8 @@
 #include <deque>
 #include <map>
 
+#include <llvm/ADT/StringRef.h>
+
 #include "lint/extract/extractors.h"
 
 namespace retrylint {
@@ -33,6 +35,8 @@ namespace {
 
 constexpr std::string_view kFormat = "haproxy";
 constexpr int kDefaultRetries = 3;
+// The names HAProxy's files and their templates go by; recognised among them by content.
+const std::vector<std::string_view> kFileKinds = {".cfg", "haproxy.cfg.*", "*.cfg.j2", "*.cfg.tmpl", "*.cfg.tpl"};
 constexpr const char *kRetriesSource = "HAProxy default retries 3 (include/haproxy/defaults.h CONN_RETRIES)";
 constexpr const char *kRefused = "HAProxy refuses the configuration and does not start (or a reload keeps the old one)";
 
@@ -106,7 +110,6 @@ std::vector<Word> split(std::string_view s) {
 struct Section {
   std::string kind; // "defaults", "backend", "listen", "frontend"
   std::string name;
-  Line header;
   std::string from; // the defaults section it takes its settings from ("" = the latest)
   Section *defaults = nullptr;
   const Line *retries = nullptr, *retry_on = nullptr, *mode = nullptr, *timeout_server = nullptr;
@@ -123,13 +126,13 @@ bool isSectionKeyword(std::string_view w) {
 }
 bool isProxy(std::string_view k) { return k == "defaults" || k == "frontend" || k == "backend" || k == "listen"; }
 
-struct Condition_ {
+struct Keyword {
   std::string_view word;
   bool sent; // the request reached the server: it may have acted on it
   const char *why;
 };
 // retry-on's words other than status codes (doc/configuration.txt "retry-on").
-constexpr Condition_ kWords[] = {
+constexpr Keyword kWords[] = {
     {"conn-failure", false, ""},
     {"empty-response", true, "empty-response means the connection closed after the request was sent"},
     {"junk-response", true, "junk-response comes after the request was sent"},
@@ -155,7 +158,6 @@ public:
         cur = isProxy(key) ? &sections_.emplace_back() : nullptr;
         if (!cur) continue;
         cur->kind = key;
-        cur->header = ln;
         for (size_t i = 1; i < ln.words.size(); ++i) {
           if (lower(ln.words[i].text) == "from" && i + 1 < ln.words.size()) cur->from = ln.words[++i].text;
           else if (cur->name.empty()) cur->name = ln.words[i].text;
@@ -214,7 +216,7 @@ private:
   }
   static bool known(std::string_view w) {
     if (w == "none" || w == "all-retryable-errors" || code(w)) return true;
-    return std::any_of(std::begin(kWords), std::end(kWords), [&](const Condition_ &c) { return c.word == w; });
+    return std::any_of(std::begin(kWords), std::end(kWords), [&](const Keyword &c) { return c.word == w; });
   }
 
   void validate(const Section &s) {
@@ -250,8 +252,9 @@ private:
     }
   }
   static std::optional<int> count(const std::string &t) {
-    if (t.empty() || t.size() > 6 || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); })) return std::nullopt;
-    return std::stoi(t);
+    unsigned n = 0;
+    if (t.empty() || t.size() > 6 || llvm::StringRef(t).getAsInteger(10, n)) return std::nullopt;
+    return static_cast<int>(n);
   }
 
   void emit(const Section &s) {
@@ -343,7 +346,7 @@ private:
       p.retry_on.push_back(httpStatusCondition(*c, Origin::Written, where));
       return true;
     }
-    for (const Condition_ &k : kWords)
+    for (const Keyword &k : kWords)
       if (k.word == w) {
         Condition c;
         c.kind = Condition::Kind::Transport;
@@ -368,7 +371,7 @@ private:
 // Recognised by content among the files HAProxy's are named like: a proxy section, and a line
 // that starts with `retries` or `retry-on`.
 bool recogniseText(const SourceFile &src) {
-  if (!isFileKind(src.path().str(), {".cfg", "haproxy.cfg.*", "*.cfg.j2", "*.cfg.tmpl", "*.cfg.tpl"})) return false;
+  if (!isFileKind(src.path().str(), kFileKinds)) return false;
   bool section = false, retry = false;
   for (int l = 0; l < src.lineCount() && !(section && retry); ++l) {
     std::string_view ln = src.line(l);
@@ -393,7 +396,7 @@ const Extractor &haproxyExtractor() {
       .recogniseText = recogniseText,
       .extractText = extractText,
       .priority = 58,
-      .file_kinds = {".cfg", "haproxy.cfg.*", "*.cfg.j2", "*.cfg.tmpl", "*.cfg.tpl"},
+      .file_kinds = kFileKinds,
   };
   return e;
 }

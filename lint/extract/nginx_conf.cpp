@@ -3,7 +3,7 @@
 // which pass a failed request on to the next server of the upstream.
 //
 // Field facts (nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_next_upstream and the
-// grpc/fastcgi/uwsgi/scgi pages; nginx/nginx at 3f6f7824; docs/formats.md §11.10):
+// grpc/fastcgi/uwsgi/scgi pages; nginx/nginx at 3f6f7824; docs/formats.md §11.11):
 //   - <m>_next_upstream: the failures passed on, default "error timeout" (words: nginx_next_upstream.h);
 //   - <m>_next_upstream_tries: every try counted, the first included; default 0 = no limit;
 //   - <m>_next_upstream_timeout: the time the tries may take, default 0 = no limit;
@@ -24,6 +24,8 @@
 #include <deque>
 #include <map>
 
+#include <llvm/ADT/StringRef.h>
+
 #include "lint/extract/extractors.h"
 #include "lint/extract/nginx_next_upstream.h"
 #include "lint/extract/nginx_syntax.h"
@@ -35,6 +37,8 @@ using nginx::Module;
 constexpr std::string_view kFormat = "nginx";
 constexpr Module kModules[] = {Module::Proxy, Module::Grpc, Module::FastCGI, Module::Uwsgi, Module::Scgi};
 constexpr size_t kModuleCount = std::size(kModules);
+// The names NGINX's files and their templates go by; recognised among them by content.
+const std::vector<std::string_view> kFileKinds = {".conf", "nginx.conf.*", "*.conf.template", "*.conf.j2", "*.conf.erb", "*.conf.tmpl", "*.conf.tpl"};
 constexpr const char *kRefused = "nginx refuses the configuration, so `nginx -t` fails and a reload keeps the old one";
 
 bool opaque(const NginxWord &w) { return w.templated || w.variable; }
@@ -70,9 +74,6 @@ struct Pass {
   const NginxDirective *d;
 };
 
-struct Upstream {
-  std::optional<int> servers; // nullopt: a name resolved by DNS, an include
-};
 
 class Reader {
 public:
@@ -86,7 +87,7 @@ public:
     for (const auto &d : conf.directives) http = http || (d.block && lower(d.name()) == "http");
     walk(conf.directives, top);
     for (const Pass &ps : passes_)
-      if (Scope *o = owner(ps.scope, ps.module)) o->reach[ps.module].add(servers(*ps.d, kModules[ps.module]), upstreamName(*ps.d, kModules[ps.module]));
+      if (Scope *o = owner(ps.scope, ps.module)) o->reach[ps.module].add(servers(*ps.d), upstreamName(*ps.d));
     for (Scope &s : scopes_)
       for (size_t m = 0; m < kModuleCount; ++m)
         if (Scope *o = owner(&s, m); o && (s.include || (&s == &top && !http))) o->reach[m].add(std::nullopt, "");
@@ -132,23 +133,22 @@ private:
     }
   }
 
-  Upstream readUpstream(const NginxDirective &d) {
-    Upstream u;
+  // How many addresses an upstream block lists; nullopt for a name resolved by DNS, an include.
+  static std::optional<int> readUpstream(const NginxDirective &d) {
     int n = 0;
     for (const auto &sd : d.children) {
       const std::string name = lower(sd.name());
-      if (name == "include") return {std::nullopt};
+      if (name == "include") return std::nullopt;
       if (name != "server" || sd.block || sd.words.size() < 2) continue;
       bool down = false;
       for (size_t i = 2; i < sd.words.size(); ++i) down = down || lower(sd.words[i].text) == "down";
       if (down) continue;
       const std::optional<int> one = addressCount(sd.words[1]);
-      if (!one) return {std::nullopt};
+      if (!one) return std::nullopt;
       n += *one;
     }
-    if (n == 0) return {std::nullopt};
-    u.servers = n;
-    return u;
+    if (n == 0) return std::nullopt;
+    return n;
   }
 
   // One address (an IP literal, unix:), or nullopt for a name DNS may resolve to several.
@@ -166,7 +166,7 @@ private:
   }
 
   // The host a pass names: "backend" of proxy_pass http://backend:8080/api.
-  static std::string host(const NginxDirective &pass, Module) {
+  static std::string host(const NginxDirective &pass) {
     if (pass.words.size() < 2 || opaque(pass.words[1])) return "";
     std::string a = lower(pass.words[1].text);
     if (size_t s = a.find("://"); s != std::string::npos) a = a.substr(s + 3);
@@ -175,14 +175,14 @@ private:
     if (a.rfind("[", 0) == 0) return a;
     return a.substr(0, a.find(':'));
   }
-  std::string upstreamName(const NginxDirective &pass, Module m) const {
-    const std::string h = host(pass, m);
+  std::string upstreamName(const NginxDirective &pass) const {
+    const std::string h = host(pass);
     return upstreams_.count(h) ? h : "";
   }
-  std::optional<int> servers(const NginxDirective &pass, Module m) const {
+  std::optional<int> servers(const NginxDirective &pass) const {
     if (pass.words.size() < 2 || opaque(pass.words[1])) return std::nullopt;
-    const std::string h = host(pass, m);
-    if (auto u = upstreams_.find(h); u != upstreams_.end()) return u->second.servers;
+    const std::string h = host(pass);
+    if (auto u = upstreams_.find(h); u != upstreams_.end()) return u->second;
     NginxWord w = pass.words[1];
     w.text = h;
     return addressCount(w);
@@ -214,31 +214,32 @@ private:
       cx_.problem(at(w), msg, "nginx/" + name + "/" + w.text);
     }
   }
-  void validateTries(const NginxDirective &d) {
+  // A directive of one value: `what` names it for messages, `why` says what is wrong with a value
+  // ("" when nginx takes it), `refusal` is nginx's own word for it.
+  template <class Check> void validateOne(const NginxDirective &d, const char *what, const char *refusal, Check why) {
     const std::string name = d.words[0].text;
     if (d.words.size() != 2) {
-      cx_.problem(at(d.words[0]), name + " takes one number: " + kRefused + " (\"invalid number of arguments\")", "nginx/" + name);
+      cx_.problem(at(d.words[0]), name + " takes one " + what + ": " + kRefused + " (\"invalid number of arguments\")", "nginx/" + name);
       return;
     }
     const NginxWord &w = d.words[1];
-    if (opaque(w) || tries(w)) return;
-    cx_.problem(at(w), name + " '" + w.text + "' is not a whole number: " + kRefused + " (\"invalid number\")", "nginx/" + name);
+    if (opaque(w)) return;
+    if (const std::string wrong = why(w.text); !wrong.empty())
+      cx_.problem(at(w), name + " " + wrong + ": " + kRefused + " (\"" + refusal + "\")", "nginx/" + name);
+  }
+  void validateTries(const NginxDirective &d) {
+    validateOne(d, "number", "invalid number", [](const std::string &v) { return tries(v) ? std::string() : "'" + v + "' is not a whole number"; });
   }
   void validateTimeout(const NginxDirective &d) {
-    const std::string name = d.words[0].text;
-    if (d.words.size() != 2) {
-      cx_.problem(at(d.words[0]), name + " takes one time: " + kRefused + " (\"invalid number of arguments\")", "nginx/" + name);
-      return;
-    }
-    const NginxWord &w = d.words[1];
-    std::string why;
-    if (opaque(w) || parseNginxTime(w.text, &why)) return;
-    cx_.problem(at(w), name + " " + why + ": " + kRefused + " (\"invalid value\")", "nginx/" + name);
+    validateOne(d, "time", "invalid value", [](const std::string &v) {
+      std::string why;
+      return parseNginxTime(v, &why) ? std::string() : why;
+    });
   }
-  static std::optional<int> tries(const NginxWord &w) {
-    if (w.text.empty() || w.text.size() > 9 || !std::all_of(w.text.begin(), w.text.end(), [](unsigned char c) { return std::isdigit(c); }))
-      return std::nullopt;
-    return std::stoi(w.text);
+  static std::optional<int> tries(std::string_view v) {
+    unsigned n = 0;
+    if (v.empty() || v.size() > 9 || llvm::StringRef(v.data(), v.size()).getAsInteger(10, n)) return std::nullopt;
+    return static_cast<int>(n);
   }
 
   // ---- the policy of one level ----
@@ -287,7 +288,7 @@ private:
     if (td) {
       if (td->words.size() != 2) return;
       triesAt = at(td->words[1]);
-      n = opaque(td->words[1]) ? std::nullopt : tries(td->words[1]);
+      n = opaque(td->words[1]) ? std::nullopt : tries(td->words[1].text);
       if (!n && !opaque(td->words[1])) return; // not a number: RL901
     }
     const std::string serversText = reach.servers ? std::to_string(*reach.servers) + " servers" + (reach.upstream.empty() ? "" : " of upstream " + reach.upstream) : "";
@@ -326,13 +327,13 @@ private:
   ExtractContext &cx_;
   std::deque<Scope> scopes_;
   std::vector<Pass> passes_;
-  std::map<std::string, Upstream> upstreams_;
+  std::map<std::string, std::optional<int>> upstreams_; // by name: the servers each lists
 };
 
 // Recognised by content among the files NGINX's are named like: a line that starts with one of
 // the next_upstream directives.
 bool recogniseText(const SourceFile &src) {
-  if (!isFileKind(src.path().str(), {".conf", "nginx.conf.*", "*.conf.template", "*.conf.j2", "*.conf.erb", "*.conf.tmpl", "*.conf.tpl"})) return false;
+  if (!isFileKind(src.path().str(), kFileKinds)) return false;
   const std::string_view t = src.text();
   for (size_t i = t.find("_next_upstream"); i != std::string_view::npos; i = t.find("_next_upstream", i + 1)) {
     size_t b = i;
@@ -378,7 +379,7 @@ const Extractor &nginxConfExtractor() {
       .recogniseText = recogniseText,
       .extractText = extractText,
       .priority = 57,
-      .file_kinds = {".conf", "nginx.conf.*", "*.conf.template", "*.conf.j2", "*.conf.erb", "*.conf.tmpl", "*.conf.tpl"},
+      .file_kinds = kFileKinds,
   };
   return e;
 }

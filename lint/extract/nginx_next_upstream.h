@@ -2,7 +2,7 @@
 // nginx.conf files (lint/extract/nginx_conf.cpp) and ingress-nginx annotations
 // (lint/extract/ingress_nginx.cpp), which become the same directives.
 //
-// Facts (nginx/nginx at 3f6f7824, docs/formats.md §11.9): the words each module accepts are its
+// Facts (nginx/nginx at 3f6f7824, docs/formats.md §11.11): the words each module accepts are its
 // ngx_conf_bitmask_t table (ngx_http_proxy_module.c ngx_http_proxy_next_upstream_masks, and the
 // grpc, fastcgi, uwsgi and scgi ones), matched without case (ngx_conf_set_bitmask_slot); an
 // unknown word is "invalid value" and nginx does not load the configuration. `off` wins over the
