@@ -31,9 +31,10 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
     if (!aboveCeiling && !clamped) continue;
     // Only connections that failed are retried: the failing server sees connection attempts.
     const bool unsent = p.retriesOnlyUnsent();
-    const bool plural = p.attempts_count_retries || !p.max_attempts.written();
-    std::string msg = p.max_attempts.written() && !p.attempts_count_retries && !byDesign ? p.attempts_field + " " + std::to_string(n)
-                                                                             : p.describeAttempts();
+    // The field as written ("attempts 8"), else a description ("30 attempts": a C++ loop has no field).
+    const bool quoteField = p.max_attempts.written() && !p.attempts_count_retries && !byDesign && !p.attempts_field.empty();
+    const bool plural = !quoteField;
+    std::string msg = quoteField ? p.attempts_field + " " + std::to_string(n) : p.describeAttempts();
     if (aboveCeiling) {
       int runs = p.effectiveAttempts().value_or(n);
       msg += plural ? " exceed" : " exceeds";

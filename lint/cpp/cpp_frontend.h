@@ -157,6 +157,9 @@ void analyseConfig(const Tokens &toks, const FileFacts &facts, ExtractContext &c
 // An operation on a local resource (an in-process queue, an allocation, a local subprocess, the
 // local file system): retrying it loads nothing remote (loops.cpp).
 bool isLocalOperation(std::string_view name);
+// A clock read: steady_clock::now, gettimeofday, clock_gettime, cpuwide_time_us, GetTickCount,
+// gettick_ms (loops.cpp). It measures; it is never the retried operation.
+bool isClockName(std::string_view name);
 
 Span spanOf(const ExtractContext &cx, const Tokens &t, size_t b, size_t e);
 // Names of variables read in [r.b, r.e) (identifiers not followed by `(` and not after . -> ::).

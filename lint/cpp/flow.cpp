@@ -158,7 +158,10 @@ Outcome atomOutcome(const Tokens &t, Range r, const FileFacts *facts) {
       }
     } else {
       const std::string other = lastName(t, rhs);
-      if (other == "nullptr" || other == "NULL") {
+      if (other == "EOF" || other == "WEOF") {
+        // `(c = getopt(…)) != EOF`, `(ch = getc(f)) != EOF`: a value came, the loop goes on with the next.
+        o = op == "!=" ? Outcome::Success : Outcome::Unknown;
+      } else if (other == "nullptr" || other == "NULL") {
         o = op == "==" ? Outcome::Failure : op == "!=" ? Outcome::Success : Outcome::Unknown;
       } else if (other == "true" || other == "false") {
         Outcome bare = atomOutcome(t, lhs, facts);

@@ -40,9 +40,7 @@ bool isNonOperation(const Tokens &t, size_t i) {
   const std::string &n = t[i].text;
   if (names.count(n) || isKeyword(n)) return true;
   std::string l = lower(n);
-  // Clock reads (cpuwide_time_us(), gettimeofday, clock_gettime, steady_clock::now) measure, they do not act.
-  static const std::regex clock("(^|_)(time|clock)(_|$)|gettimeofday|clock_gettime|^now$|monotonic|elapsed", std::regex::icase);
-  if (std::regex_search(n, clock)) return true;
+  if (isClockName(n)) return true;
   // Waits (the loop's cadence or backoff), assertions and checks, compare-and-swap.
   if (l.find("sleep") != std::string::npos || l.rfind("wait", 0) == 0 || l.rfind("_wait", 0) == 0 ||
       (l.rfind("from", 0) == 0 && (l.find("second") != std::string::npos || l.find("milli") != std::string::npos ||
@@ -429,6 +427,13 @@ std::string functionName(const Tokens &t, size_t fnBrace) {
   return "";
 }
 
+bool isClockName(std::string_view name) {
+  static const std::regex clock("(^|_)(time|clock)(_|$)|gettimeofday|clock_gettime|^now$|monotonic|elapsed|"
+                                "gettick|tickcount|(^|_)ticks?(_|$)",
+                                std::regex::icase);
+  return std::regex_search(name.begin(), name.end(), clock);
+}
+
 bool isLocalOperation(std::string_view name) {
   static const std::regex local("^(push|pop|steal|enqueue|dequeue|try_?push|try_?pop|push_locked|get_object|malloc|"
                                 "realloc|alloc|uv_|pthread_|sem_|popen|system|read_command_output|close|"
@@ -644,10 +649,17 @@ void Loop::readBranches() {
     }
     return false;
   };
+  // `if (msg) { if (msg->topic == "exit") break; handle(msg); }`: success leaves only now and
+  // then; otherwise it falls through and goes round (a consumer).
+  bool successFallsThrough = false;
   for (const IfInfo &i : body.ifs) {
     if (!refersToOp(i.cond)) continue;
     Outcome o = outcome(i.cond);
     if (i.exits && !i.continues && o != Outcome::Failure && leavesWithError(i.then)) o = Outcome::Failure;
+    if (i.exits && !i.continues && o == Outcome::Success && !a.endsWithExit(i.then)) {
+      successFallsThrough = true;
+      continue;
+    }
     if (i.exits && !i.continues) {
       (o == Outcome::Success ? successExit : o == Outcome::Failure ? failureExit : unknownExit) = true;
     } else if (i.continues) {
@@ -669,15 +681,42 @@ void Loop::readBranches() {
     endsExit = last == "return" || last == "break" || last == "co_return";
   }
   if (endsExit && (failureRound || unknownRound)) successExit = true;
+  if (successFallsThrough) (endsExit ? successExit : successRound) = true;
   // try { op(); return / break / done = true; } catch (…) { go round }
   for (const TryInfo &ti : body.trys) {
     if (a.opCalls(ti.block).empty()) continue;
     bool round = false;
     for (const Handler &h : ti.handlers) round |= h.goesRound;
     if (!round) continue;
-    bool leaves = a.has(ti.block, true, false) || endsExit;
+    // It leaves after success: an exit in the try block that no condition guards but one on the
+    // operation's result (`if (!is_running()) return;` is a stop flag: success goes round), or a
+    // success flag the loop tests, set where the operation succeeded.
+    auto underStopFlag = [&](Range st) {
+      if (!t.is(st.b, "if")) return false;
+      size_t j = st.b + 1;
+      if (t.is(j, "constexpr")) ++j;
+      return t.is(j, "(") && !refersToOp({j + 1, t.close(j)});
+    };
+    std::function<bool(Range)> leavesFrom = [&](Range block) {
+      for (Range st : a.children(block)) {
+        if (t.is(st.b, "{")) {
+          if (leavesFrom(st)) return true;
+        } else if (!underStopFlag(st) && a.has(st, true, false)) {
+          return true;
+        }
+      }
+      return false;
+    };
+    auto setsFlag = [&](const std::string &flag) {
+      for (const Write &w : writesOf(t, ti.block, flag))
+        for (Range st : a.children(ti.block))
+          if (st.b <= w.name_index && w.name_index < st.e)
+            if (st.b == w.name_index || (t.is(st.b, "if") && !underStopFlag(st))) return true;
+      return false;
+    };
+    bool leaves = leavesFrom(ti.block) || endsExit;
     for (size_t i = cond.b; i < cond.e && !leaves; ++i)
-      if (isIdent(t[i]) && !writesOf(t, ti.block, t[i].text).empty()) leaves = true; // a success flag
+      if (isIdent(t[i]) && setsFlag(t[i].text)) leaves = true;
     (leaves ? tryRetry : tryRetryUnknown) = true;
   }
 
@@ -701,6 +740,11 @@ void Loop::findCounter() {
   lv.counter = counter;
   static const std::regex attemptName("attempt|retr|tries|try", std::regex::icase);
   attemptNamed = !counter.empty() && std::regex_search(counter, attemptName);
+  // `for (auto itRetry = msgs.begin(); itRetry != msgs.end(); ++itRetry)`: a walk over a range,
+  // whatever the iterator is called.
+  for (size_t i = cond.b; i + 1 < cond.e; ++i)
+    if (isIdent(t[i]) && t.is(i + 1, "(") && (t[i].text == "end" || t[i].text == "cend" || t[i].text == "rend"))
+      processing = true;
   // A processing loop walks a collection with its counter, or hands it to the operation
   // (bind(port + i), Send(items[i])): each pass does something else, not the same thing again.
   if (!counter.empty() && !attemptNamed) { // kDelays[attempt] is a backoff table, not a collection
@@ -862,7 +906,9 @@ bool Loop::isRetryLoop() {
     if ((l.find("sleep") != std::string::npos || (l.rfind("wait", 0) == 0 && l != "wait")) && t.is(i + 1, "(")) waits = true;
     // A name that speaks of retrying or backing off (ShouldRetry(), opts.retry_delay, backoff_ms);
     // "attempt" only as the counter (`moves_attempted_this_round_for_test_` counts something else).
-    if ((l.find("retr") != std::string::npos || l.find("backoff") != std::string::npos) && l.find("eintr") == std::string::npos)
+    // Not a value being set (`retry_count = atoi(optarg)` in an option parser).
+    if ((l.find("retr") != std::string::npos || l.find("backoff") != std::string::npos) && l.find("eintr") == std::string::npos &&
+        !t.is(i + 1, "="))
       named = true;
   }
   bool counted = false;
@@ -1027,9 +1073,10 @@ void Loop::countAttempts(RetryPolicy &p) {
   }
   if (!bounded) {
     bool limited = false;
+    // A limit by name (deadline, max_retries) or a clock read compared (`gettick_ms() >= end`).
     auto scan = [&](Range r) {
       for (size_t i = r.b; i < r.e; ++i)
-        if (isIdent(t[i]) && isLimitName(t[i].text)) limited = true;
+        if (isIdent(t[i]) && (isLimitName(t[i].text) || (t.is(i + 1, "(") && isClockName(t[i].text)))) limited = true;
     };
     if (!trivialCond) {
       if (kind == "for" || !refersToOp(cond)) limited = true;
@@ -1096,6 +1143,19 @@ void Loop::readCatchClauses(RetryPolicy &p) {
           if (t[i].text == "exception" && (i == h.decl.b || !t.is(i - 1, "::") || t[i - 2].text == "std"))
             c.catch_all = true;
       }
+      // `catch (...) { handle_error(std::current_exception(), …); }`: the exception is handed to
+      // a classifier, which decides what goes round (it may end the loop through its result).
+      if (c.catch_all)
+        for (size_t i = h.body.b; i + 1 < h.body.e; ++i) {
+          if (!isIdent(t[i]) || !t.is(i + 1, "(") || isNonOperation(t, i)) continue;
+          Range args{i + 2, t.close(i + 1)};
+          for (size_t k = args.b; k < args.e; ++k)
+            if (t[k].text == "current_exception" && t.is(k + 1, "(")) {
+              c.catch_all_why = "the handler hands the exception to " + t[i].text + "(), which decides what is retried";
+              break;
+            }
+          if (!c.catch_all_why.empty()) break;
+        }
       p.retry_on.push_back(std::move(c));
     }
   }

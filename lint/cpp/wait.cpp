@@ -331,8 +331,22 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
   Backoff &b = p.backoff;
   b.description = "the loop's wait";
   size_t call = std::string::npos;
+  // `sleep_for(end_time - now)` beside `sleep_for(delay)`: the first only shortens the last wait to
+  // the deadline; the schedule is the other one.
+  auto untilDeadline = [&](size_t i) {
+    auto as = callArgs(t, i + 1);
+    if (as.size() != 1) return false;
+    for (size_t k = as[0].b; k < as[0].e; ++k)
+      if (t.is(k, "-"))
+        for (size_t m = k + 1; m < as[0].e; ++m)
+          if (isIdent(t[m]) && (lower(t[m].text).find("now") != std::string::npos || isClockName(t[m].text))) return true;
+    return false;
+  };
   for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
-    if (isIdent(t[i]) && isSleep(t[i].text) && t.is(i + 1, "(")) { call = i; break; }
+    if (isIdent(t[i]) && isSleep(t[i].text) && t.is(i + 1, "(")) {
+      if (call == std::string::npos) call = i;
+      if (!untilDeadline(i)) { call = i; break; }
+    }
   if (call == std::string::npos) {
     // A helper or macro named like a wait (Backoff(), WaitBeforeRetry(), RETRY_SLEEP()) may sleep.
     // Given the delay (waitTimeoutOrShutdown(i * i * 1000)), it is read as a sleep of that delay.
