@@ -692,10 +692,9 @@ void Loop::readBranches() {
     // operation's result (`if (!is_running()) return;` is a stop flag: success goes round), or a
     // success flag the loop tests, set where the operation succeeded.
     auto underStopFlag = [&](Range st) {
-      if (!t.is(st.b, "if")) return false;
-      size_t j = st.b + 1;
-      if (t.is(j, "constexpr")) ++j;
-      return t.is(j, "(") && !refersToOp({j + 1, t.close(j)});
+      for (const IfInfo &i : body.ifs)
+        if (i.kw == st.b) return !refersToOp(i.cond);
+      return false;
     };
     std::function<bool(Range)> leavesFrom = [&](Range block) {
       for (Range st : a.children(block)) {
@@ -1145,17 +1144,16 @@ void Loop::readCatchClauses(RetryPolicy &p) {
       }
       // `catch (...) { handle_error(std::current_exception(), …); }`: the exception is handed to
       // a classifier, which decides what goes round (it may end the loop through its result).
+      auto classifier = [&]() -> std::string {
+        for (size_t i = h.body.b; i + 1 < h.body.e; ++i)
+          if (isIdent(t[i]) && t.is(i + 1, "(") && !isNonOperation(t, i))
+            for (size_t k = i + 2; k < t.close(i + 1); ++k)
+              if (t[k].text == "current_exception" && t.is(k + 1, "(")) return t[i].text;
+        return "";
+      };
       if (c.catch_all)
-        for (size_t i = h.body.b; i + 1 < h.body.e; ++i) {
-          if (!isIdent(t[i]) || !t.is(i + 1, "(") || isNonOperation(t, i)) continue;
-          Range args{i + 2, t.close(i + 1)};
-          for (size_t k = args.b; k < args.e; ++k)
-            if (t[k].text == "current_exception" && t.is(k + 1, "(")) {
-              c.catch_all_why = "the handler hands the exception to " + t[i].text + "(), which decides what is retried";
-              break;
-            }
-          if (!c.catch_all_why.empty()) break;
-        }
+        if (std::string f = classifier(); !f.empty())
+          c.catch_all_why = "the handler hands the exception to " + f + "(), which decides what is retried";
       p.retry_on.push_back(std::move(c));
     }
   }

@@ -332,14 +332,24 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
   b.description = "the loop's wait";
   size_t call = std::string::npos;
   // `sleep_for(end_time - now)` beside `sleep_for(delay)`: the first only shortens the last wait to
-  // the deadline; the schedule is the other one.
+  // the deadline; the schedule is the other one. What is subtracted is a clock read, or a variable
+  // that holds one.
+  auto readsClock = [&](Range r) {
+    for (size_t k = r.b; k < r.e; ++k)
+      if (isIdent(t[k]) && t.is(k + 1, "(") && isClockName(t[k].text)) return true;
+    return false;
+  };
   auto untilDeadline = [&](size_t i) {
     auto as = callArgs(t, i + 1);
     if (as.size() != 1) return false;
     for (size_t k = as[0].b; k < as[0].e; ++k)
       if (t.is(k, "-"))
-        for (size_t m = k + 1; m < as[0].e; ++m)
-          if (isIdent(t[m]) && (lower(t[m].text).find("now") != std::string::npos || isClockName(t[m].text))) return true;
+        for (size_t m = k + 1; m < as[0].e; ++m) {
+          if (!isIdent(t[m])) continue;
+          if (t.is(m + 1, "(") && isClockName(t[m].text)) return true;
+          for (const Write &w : writesOf(t, lv.fn, t[m].text))
+            if (readsClock(w.value)) return true;
+        }
     return false;
   };
   for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i)
