@@ -4,7 +4,8 @@
 // `error` in place of a rule code expects an analysis error (exit code 2) at that line.
 // An expectation may pin more than the line: `RL203:17` the column, and a quoted text after it
 // (`# expect: RL203:17 "6 attempts"`) a substring of the message; the same in a sidecar
-// (`12 RL203:17 "6 attempts"`).
+// (`12 RL203:17 "6 attempts"`). `@note`, `@warning` or `@error` after the code pins the severity
+// (`# expect: RL101@note "no concurrent Map"`): where a finding is advice and where it is not.
 #pragma once
 #include <algorithm>
 #include <fstream>
@@ -22,6 +23,7 @@ struct Pin {
   std::string rule;
   int column = 0;       // 0: any
   std::string message;  // a substring the message must hold; "": any
+  std::string severity; // "note", "warning", "error"; "": any
 };
 
 struct Expectations {
@@ -57,6 +59,12 @@ inline void addCodes(const std::string &list, int line, bool ok, Expectations &e
     i = end == std::string::npos ? list.size() : end;
     while (!w.empty() && (w.back() == ',' || w.back() == '.')) w.pop_back();
     if (w.empty()) continue;
+    std::string severity;
+    if (size_t at = w.find('@'); at != std::string::npos) {
+      severity = w.substr(at + 1);
+      w = w.substr(0, at);
+      if (severity != "note" && severity != "warning" && severity != "error") break; // prose
+    }
     int column = 0;
     if (size_t colon = w.find(':'); colon != std::string::npos && colon + 1 < w.size() &&
                                     w.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
@@ -70,10 +78,11 @@ inline void addCodes(const std::string &list, int line, bool ok, Expectations &e
       continue;
     }
     e.expected.insert({line, w});
-    e.pins.push_back(Pin{line, w, column, ""});
+    e.pins.push_back(Pin{line, w, column, "", severity});
   }
   // Only the pins that pin something are kept.
-  e.pins.erase(std::remove_if(e.pins.begin(), e.pins.end(), [](const Pin &p) { return p.column == 0 && p.message.empty(); }),
+  e.pins.erase(std::remove_if(e.pins.begin(), e.pins.end(),
+                              [](const Pin &p) { return p.column == 0 && p.message.empty() && p.severity.empty(); }),
                e.pins.end());
 }
 

@@ -68,10 +68,11 @@ TEST_P(Fixture, ReportsExactlyTheExpectedFindings) {
     bool found = false;
     for (const Finding &f : got.findings) {
       if (f.where.line != pin.line || f.rule != pin.rule) continue;
+      const std::string severity(severityName(f.severity));
       if ((pin.column == 0 || static_cast<int>(f.where.column) == pin.column) &&
-          f.message.find(pin.message) != std::string::npos)
+          (pin.severity.empty() || pin.severity == severity) && f.message.find(pin.message) != std::string::npos)
         found = true;
-      seen += "\n  column " + std::to_string(f.where.column) + ": " + f.message;
+      seen += "\n  column " + std::to_string(f.where.column) + ", " + severity + ": " + f.message;
     }
     for (const Diagnostic &d : got.errors) {
       if (d.line != pin.line || pin.rule != "error") continue;
@@ -79,6 +80,7 @@ TEST_P(Fixture, ReportsExactlyTheExpectedFindings) {
       seen += "\n  column " + std::to_string(d.column) + ": " + d.message;
     }
     EXPECT_TRUE(found) << path << ":" << pin.line << ": expected " << pin.rule << (pin.column ? " at column " + std::to_string(pin.column) : "")
+                       << (pin.severity.empty() ? "" : " as a " + pin.severity)
                        << (pin.message.empty() ? "" : " saying \"" + pin.message + "\"") << "; reported:" << seen;
   }
   for (const auto &[line, rule] : want.forbidden)
@@ -124,4 +126,14 @@ TEST(FixtureExpectations, CodesColumnsAndMessagesUpToTheProse) {
   Expectations open = parseExpectations("g.yaml", "x: 1  # expect: RL101 \",\n");
   EXPECT_EQ(open.expected.size(), 1u);
   EXPECT_TRUE(open.pins.empty());
+  // A severity pin, alone or with a column and a message; an unknown one is prose.
+  Expectations sev = parseExpectations("h.yaml", "x: 1  # expect: RL101@note RL102:9@warning \"fixed\"\n"
+                                                 "y: 2  # expect: RL103@maybe\n");
+  ASSERT_EQ(sev.pins.size(), 2u);
+  EXPECT_EQ(sev.pins[0].rule, "RL101");
+  EXPECT_EQ(sev.pins[0].severity, "note");
+  EXPECT_EQ(sev.pins[1].column, 9);
+  EXPECT_EQ(sev.pins[1].severity, "warning");
+  EXPECT_EQ(sev.pins[1].message, "fixed");
+  EXPECT_EQ(sev.expected.count({2, "RL103"}), 0u);
 }
