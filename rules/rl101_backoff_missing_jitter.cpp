@@ -26,7 +26,11 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
            (p.max_attempts.known() && !p.max_attempts.value ? std::string(", for as long as the retries go on (they are unbounded)") : "");
     // Background work that retries once or twice sends a small wave, seconds long: advice.
     const bool smallWave = p.workload == Workload::Background && n && *n <= kSmallWave;
-    if (b.jitter_configurable && !smallWave) {
+    if (!p.breaker_stops_retries.empty()) {
+      Reporter advice = out; // the breakers, not the waves, meet the recovering service
+      advice.capSeverity(Severity::Note);
+      advice.report(p, b.jitter.where, "jitter", msg + " only until " + p.breaker_stops_retries, b.jitter.fix);
+    } else if (b.jitter_configurable && !smallWave) {
       out.report(p, b.jitter.where, "jitter", msg, b.jitter.fix);
     } else if (smallWave) {
       Reporter advice = out;
@@ -54,12 +58,17 @@ extern const Rule kRL101 = {
         "dialect has no jitter setting at all (Argo Workflows, Spring Cloud Gateway Server MVC) it is a note: "
         "the message says so, and there is no fix to offer in that file. A herd needs a crowd: on a request "
         "path there always is one; in a workflow (Step Functions) it is a warning only where the files show "
-        "one, and the message says which: a Map state running 10 or more iterations at once, or a trigger "
+        "one, and the message says which: a Map state running more than 10 iterations at once, or a trigger "
         "that starts an execution per event (an API or queue event, an event rule or pipe, a function that "
-        "starts it), read from the SAM or CloudFormation template beside the definition. A workflow only a "
-        "schedule starts, one whose trigger is not in the files, and background work with 1 or 2 retries "
-        "get a note, as does a C++ loop whose callers each sleep a random time before it: each sees a "
-        "failure at its own phase and a schedule without randomness keeps it there.",
+        "starts it and is itself triggered by an event), read from the SAM or CloudFormation template beside "
+        "the definition. A workflow only a schedule starts, one whose trigger is not in the files, and "
+        "background work with 1 or 2 retries get a note, as do a retrier after a callback or a job run to "
+        "completion (.waitForTaskToken, .sync) of the same execution and a C++ loop whose callers each sleep "
+        "a random time before it: each caller gets there, and sees a failure, at its own phase, and a "
+        "schedule without randomness keeps it there. A retry that asks a circuit breaker before every "
+        "attempt and does not retry the breaker's rejection (Resilience4j's default aspect order, "
+        "Retry(CircuitBreaker(...))) is a note too: the waves last only until the breakers open, and the "
+        "recovering service then meets the breakers' half-open probes.",
         "When a dependency fails, every client sees the failure at about the same instant. Without "
         "jitter they all wait the same time and retry at the same instant again: 1,000 clients that got a "
         "503 together hit the recovering service together, in waves, for as long as the outage lasts. "

@@ -65,14 +65,18 @@ TEST(Crowd, APerRequestTriggerOrAConcurrentMapMakesMissingJitterAWarning) {
   EXPECT_EQ(map->severity, Severity::Warning);
   EXPECT_TRUE(has(map->message, "(the Map state 'Items' runs up to 40 iterations at once)")) << map->message;
   // An inline Map without a limit runs one execution's items: how many, the file does not show.
-  const Finding *products = at(maps, "RL101", 56);
+  const Finding *products = at(maps, "RL101", 72);
   ASSERT_NE(products, nullptr);
   EXPECT_EQ(products->severity, Severity::Note) << products->message;
-  const Finding *distributed = at(maps, "RL101", 78);
+  const Finding *distributed = at(maps, "RL101", 94);
   ASSERT_NE(distributed, nullptr);
   EXPECT_EQ(distributed->severity, Severity::Warning);
   EXPECT_TRUE(has(distributed->message, "(the distributed Map state 'Objects' runs up to 10,000 child executions at once)"))
       << distributed->message;
+  // MaxConcurrency 10: a handful, often a quota's limit.
+  const Finding *ten = at(maps, "RL101", 56);
+  ASSERT_NE(ten, nullptr);
+  EXPECT_EQ(ten->severity, Severity::Note) << ten->message;
   // MaxConcurrency 1: one iteration at a time; a throttling error retried is no crowd by itself.
   const Finding *serial = at(maps, "RL101", 40);
   ASSERT_NE(serial, nullptr);

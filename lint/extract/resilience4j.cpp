@@ -528,35 +528,51 @@ private:
       p.retry_on.push_back(std::move(c));
     }
 
-    // RL601: a circuit breaker instance of the same name (annotations pair them by name).
+    // RL601: a circuit breaker instance of the same name (annotations pair them by name). A shared
+    // config is paired when every instance using it has one (breaker_stops_retries only: RL601 is
+    // the instances' own).
+    std::vector<std::string> paired;
     if (owner.kind == "instances") {
-      if (const SpringNode *breaker = breakerFor(owner.name)) {
-        long long retryOrder = kDefaultRetryOrder, breakerOrder = kDefaultBreakerOrder;
-        Span orderWhere = key;
-        const SpringNode *ro = at(root_, "resilience4j.retry.retryAspectOrder");
-        const SpringNode *bo = at(root_, "resilience4j.circuitbreaker.circuitBreakerAspectOrder");
-        if (ro) retryOrder = springInt(*ro, "resilience4j.retry.retryAspectOrder");
-        if (bo) breakerOrder = springInt(*bo, "resilience4j.circuitbreaker.circuitBreakerAspectOrder");
-        if (ro) orderWhere = ro->where;
-        else if (bo) orderWhere = bo->where;
-        // Spring AOP: the lower order value is the outer advice.
-        bool outside = retryOrder < breakerOrder;
-        std::string explanation = !ro && !bo ? "Resilience4j's default aspect order Retry(CircuitBreaker(...))"
-                                             : "retryAspectOrder " + std::to_string(retryOrder) + " < circuitBreakerAspectOrder " +
-                                                   std::to_string(breakerOrder) + ", and the lower order is the outer aspect";
-        const std::string rejection = "io.github.resilience4j.circuitbreaker.CallNotPermittedException";
-        bool ignoredRejection = listed(ignored, rejection);
-        bool retriesRejection = !predicate && !ignoredRejection && (retried.empty() || catchAll || listed(retried, rejection));
-        (void)breaker;
-        if (!predicate) {
-          BreakerComposition bc;
-          bc.retry_outside_breaker = outside;
-          bc.retries_open_circuit = retriesRejection;
-          bc.where = orderWhere;
-          bc.explanation = explanation + "; circuit breaker instance '" + owner.name + "'";
-          p.breaker = bc;
-        }
+      if (breakerFor(owner.name)) paired.push_back(owner.name);
+    } else if (!users.empty() &&
+               std::all_of(users.begin(), users.end(), [&](const std::string &u) { return breakerFor(u) != nullptr; })) {
+      paired = users;
+    }
+    if (!paired.empty()) {
+      long long retryOrder = kDefaultRetryOrder, breakerOrder = kDefaultBreakerOrder;
+      Span orderWhere = key;
+      const SpringNode *ro = at(root_, "resilience4j.retry.retryAspectOrder");
+      const SpringNode *bo = at(root_, "resilience4j.circuitbreaker.circuitBreakerAspectOrder");
+      if (ro) retryOrder = springInt(*ro, "resilience4j.retry.retryAspectOrder");
+      if (bo) breakerOrder = springInt(*bo, "resilience4j.circuitbreaker.circuitBreakerAspectOrder");
+      if (ro) orderWhere = ro->where;
+      else if (bo) orderWhere = bo->where;
+      // Spring AOP: the lower order value is the outer advice.
+      bool outside = retryOrder < breakerOrder;
+      std::string explanation = !ro && !bo ? "Resilience4j's default aspect order Retry(CircuitBreaker(...))"
+                                           : "retryAspectOrder " + std::to_string(retryOrder) + " < circuitBreakerAspectOrder " +
+                                                 std::to_string(breakerOrder) + ", and the lower order is the outer aspect";
+      const std::string rejection = "io.github.resilience4j.circuitbreaker.CallNotPermittedException";
+      bool ignoredRejection = listed(ignored, rejection);
+      bool retriesRejection = !predicate && !ignoredRejection && (retried.empty() || catchAll || listed(retried, rejection));
+      std::string names;
+      for (size_t i = 0; i < paired.size(); ++i)
+        names += (i ? (i + 1 == paired.size() ? "' and '" : "', '") : "'") + paired[i];
+      names += "'";
+      if (!predicate && owner.kind == "instances") {
+        BreakerComposition bc;
+        bc.retry_outside_breaker = outside;
+        bc.retries_open_circuit = retriesRejection;
+        bc.where = orderWhere;
+        bc.explanation = explanation + "; circuit breaker instance " + names;
+        p.breaker = bc;
       }
+      if (!predicate && outside && !retriesRejection)
+        p.breaker_stops_retries = paired.size() > 1
+                                      ? "the circuit breakers " + names + " open: the retry asks them before every attempt (" +
+                                            explanation + ") and does not retry their rejection"
+                                      : "the circuit breaker " + names + " opens: the retry asks it before every attempt (" +
+                                            explanation + ") and does not retry its rejection";
     }
     // What this block takes whole from its base is reported at the base, once (see the top).
     if (chain.size() > 1)

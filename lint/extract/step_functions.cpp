@@ -61,7 +61,9 @@ constexpr long long kFixCapMinSeconds = 20;
 
 constexpr int kMaxDepth = 64;
 // A Map state whose MaxConcurrency is below this runs a handful of iterations at once: no herd.
-constexpr long long kMapCrowd = 10;
+// More than 10: reviewers judged all four findings on Maps limited to exactly 10 a handful
+// (docs/accuracy.md, RL101 of 2026-12-03; a limit of 10 is often set to stay under a service's quota).
+constexpr long long kMapCrowd = 11;
 
 // The error names Step Functions itself raises, all in the reserved `States.` namespace (States
 // Language spec, "Errors"; Developer Guide, "Handling errors in Step Functions workflows",
@@ -127,6 +129,10 @@ struct Machine {
   std::map<std::string, std::pair<long long, std::string>> function_timeouts;
   // The template's plain DefinitionSubstitutions values, by name.
   std::map<std::string, std::string> substitutions;
+  // The states of this block come after a task of the same execution or iteration that waits for
+  // a callback or a job (waitingTask), or "". That lasts as long as its worker or job takes, so each
+  // execution reaches what follows at a time of its own (RetryPolicy::crowd, Crowd::OutOfStep).
+  std::string after_callback;
 };
 
 // Step Functions quotas: an Express workflow runs at most five minutes (Developer Guide,
@@ -320,7 +326,9 @@ struct TemplateScan {
     std::vector<std::string> schedules; // "its Schedule event", "the schedule Nightly"
     std::string other;                  // "its Api event", "AWS::Serverless::Function StartFn"
   };
-  Triggers triggers(const Block &r) const {
+  // `depth`: how many starters away from the state machine (a function that starts it is itself
+  // triggered by what names it: its own events, an API, a queue mapping, a permission).
+  Triggers triggers(const Block &r, int depth = 0) const {
     Triggers t;
     // SAM: Events of the resource itself, each `Type:` at the first indent below an event's key.
     for (size_t i = r.begin + 1; i < r.end; ++i) {
@@ -370,9 +378,30 @@ struct TemplateScan {
                                              "AWS::Serverless::HttpApi",  "AWS::ApiGateway::",     "AWS::ApiGatewayV2::",
                                              "AWS::Events::Rule",         "AWS::Pipes::Pipe",      "AWS::IoT::TopicRule",
                                              "AWS::AppSync::"};
+      // What invokes a function once per event: an event source mapping (a queue or stream), a
+      // permission for a service to invoke it (S3, SNS, an API), a subscription or a notification.
+      static const char *const invokesFunction[] = {"AWS::Lambda::EventSourceMapping", "AWS::Lambda::Permission",
+                                                    "AWS::SNS::Subscription", "AWS::SNS::Topic", "AWS::S3::Bucket",
+                                                    "AWS::Logs::SubscriptionFilter", "AWS::Cognito::"};
       bool starts = false;
       for (const char *k : perEvent) starts |= o.type.startswith(k);
-      if (starts && t.other.empty()) t.other = o.type.str() + " " + o.name.str();
+      if (depth > 0)
+        for (const char *k : invokesFunction) starts |= o.type.startswith(k);
+      if (!starts || !t.other.empty()) continue;
+      const bool function = o.type == "AWS::Serverless::Function" || o.type == "AWS::Lambda::Function";
+      if (function && depth == 0) {
+        // A function starts an execution per invocation, and is invoked as often as what the
+        // template shows triggering it; nothing (reviewers: "invoked by hand, as the README says")
+        // shows no crowd, and a function only a schedule runs is one execution per tick.
+        Triggers f = triggers(o, depth + 1);
+        if (!f.other.empty()) t.other = o.type.str() + " " + o.name.str() + " (" + f.other + ")";
+        else
+          for (std::string &sch : f.schedules)
+            t.schedules.push_back(llvm::StringRef(sch).startswith("its ") ? o.name.str() + "'s " + sch.substr(4)
+                                                                           : sch + " (through the function " + o.name.str() + ")");
+        continue;
+      }
+      t.other = o.type.str() + " " + o.name.str();
     }
     return t;
   }
@@ -772,6 +801,13 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     p.crowd = Crowd::Shown;
     p.crowd_why = m.concurrent_map;
   }
+  if (!m.after_callback.empty() && p.crowd == Crowd::Shown) {
+    // Executions that start together reach this state only when each one's callback returns:
+    // they fail here at times of their own, and a schedule without randomness keeps them apart.
+    p.crowd = Crowd::OutOfStep;
+    p.crowd_why = "they reach it after each one's own " + m.after_callback + ", at times of their own: " + p.crowd_why +
+                  ", but not in step";
+  }
   if (!m.express.empty()) applyExpressLimit(p, m.express);
 
   cx.model.policies.push_back(std::move(p));
@@ -814,7 +850,7 @@ void extractState(ExtractContext &cx, const std::string &name, const yaml::Node 
     }
   } else if (type == "Map") {
     // Its iterations run at once, so their retriers retry in step, when the file shows many: a
-    // MaxConcurrency of 10 or more, or a distributed Map (an ItemReader or ProcessorConfig Mode
+    // MaxConcurrency of more than 10, or a distributed Map (an ItemReader or ProcessorConfig Mode
     // DISTRIBUTED: up to 10,000 child executions at once when MaxConcurrency is 0 or absent;
     // Developer Guide, "Map state in Distributed mode"). An inline Map without a limit runs as many
     // iterations as one execution's input holds, which the file does not show (reviewers judged an
@@ -832,6 +868,11 @@ void extractState(ExtractContext &cx, const std::string &name, const yaml::Node 
         inner.concurrent_map = "the Map state '" + name + "' runs up to " + mc->Scalar() + " iterations at once";
       else if (distributed && (!mc || (numeric && limit == 0)))
         inner.concurrent_map = "the distributed Map state '" + name + "' runs up to 10,000 child executions at once";
+      else if (distributed && !numeric)
+        // A limit the file leaves to a template (`${var.concurrency}`, read as null): a distributed
+        // Map exists to run child executions at once, whatever the number.
+        inner.concurrent_map = "the distributed Map state '" + name +
+                               "' runs child executions at once, as many as its templated MaxConcurrency lets";
     }
     for (auto key : {"ItemProcessor", "Iterator"}) {
       auto proc = get(state, key);
@@ -842,13 +883,70 @@ void extractState(ExtractContext &cx, const std::string &name, const yaml::Node 
   }
 }
 
+// A task that waits as long as its worker or job takes: a callback (`.waitForTaskToken`) or a job
+// run to completion (`.sync`, `.sync:2`: a child execution, a Batch or Glue job, a query). What it
+// waits for, for messages ("callback, the .waitForTaskToken task 'Start job'"), or "".
+std::string waitingTask(const std::string &name, const yaml::Node &state) {
+  auto t = get(state, "Type");
+  auto res = get(state, "Resource");
+  if (!t || !t->IsScalar() || t->Scalar() != "Task" || !res || !res->IsScalar()) return "";
+  llvm::StringRef r(res->Scalar());
+  if (r.endswith(".waitForTaskToken")) return "callback, the .waitForTaskToken task '" + name + "'";
+  if (r.startswith("arn:aws:states:::") && (r.endswith(".sync") || r.endswith(".sync:2")))
+    return "job, the " + r.substr(r.rfind('.')).str() + " task '" + name + "'";
+  return "";
+}
+
+// The states of one States block that run after a waiting task of the same block (waitingTask),
+// each with what it waits for: every state reachable from that task's Next, Default, Choices or Catch.
+std::map<std::string, std::string> statesAfterCallbacks(const yaml::Node &states) {
+  auto successors = [&](const yaml::Node &state) {
+    std::vector<std::string> out;
+    auto add = [&](const std::optional<yaml::Node> &n) {
+      if (n && n->IsScalar()) out.push_back(n->Scalar());
+    };
+    add(get(state, "Next"));
+    add(get(state, "Default"));
+    for (const char *list : {"Choices", "Catch"})
+      if (auto l = get(state, list); l && l->IsSequence())
+        for (size_t i = 0; i < l->size(); ++i)
+          if ((*l)[i].IsMap()) add(get((*l)[i], "Next"));
+    return out;
+  };
+  std::map<std::string, std::string> after;
+  for (auto it = states.begin(); it != states.end(); ++it) {
+    if (!it->first.IsScalar() || !it->second.IsMap()) continue;
+    const std::string waits = waitingTask(it->first.Scalar(), it->second);
+    if (waits.empty()) continue;
+    std::vector<std::string> todo = successors(it->second);
+    while (!todo.empty()) { // bounded: each state is entered once
+      std::string next = std::move(todo.back());
+      todo.pop_back();
+      if (after.count(next)) continue;
+      auto st = get(states, next);
+      if (!st || !st->IsMap()) continue;
+      after.emplace(next, waits);
+      for (std::string &s : successors(*st)) todo.push_back(std::move(s));
+    }
+  }
+  return after;
+}
+
 void extractStates(ExtractContext &cx, const yaml::Node &states, const std::string &path, const Machine &m, int depth) {
+  const std::map<std::string, std::string> after = m.after_callback.empty() ? statesAfterCallbacks(states)
+                                                                            : std::map<std::string, std::string>();
   for (auto it = states.begin(); it != states.end(); ++it) {
     if (!it->first.IsScalar()) continue;
     // A member that is no map holds no retrier (`"QueryLanguage": "JSONata"` written inside States
     // instead of beside it): Step Functions rejects it, but there is no retry to read or misread.
     if (it->second.IsScalar() || it->second.IsSequence()) continue;
     try {
+      if (auto a = after.find(it->first.Scalar()); a != after.end()) {
+        Machine later = m;
+        later.after_callback = a->second;
+        extractState(cx, it->first.Scalar(), it->second, path + "/" + it->first.Scalar(), later, depth);
+        continue;
+      }
       extractState(cx, it->first.Scalar(), it->second, path + "/" + it->first.Scalar(), m, depth);
     } catch (const TypeError &e) {
       cx.error(e);

@@ -187,6 +187,12 @@ struct RetryPolicy {
   // The retried operation takes a lock another holder has (try_lock): how long the waiting lasts
   // is up to the holder, so an unbounded or fixed wait is the lock's contract, not a setting.
   bool waits_for_lock = false;
+  // The retry asks a circuit breaker before every attempt and stops when it is open (Resilience4j's
+  // default aspect order, the rejection not retried): "the circuit breaker 'orders' opens: …", for
+  // messages ("… only until <this>"), or "". Clients that failed
+  // together then stop together once their breakers open, and the recovering service meets the
+  // breakers' half-open probes, not synchronized retries (RL101 is advice there).
+  std::string breaker_stops_retries;
   // A shared block (a base config, Argo's templateDefaults) reported once for all that use it:
   // "used by instances backendA, backendB", appended to every finding's message.
   std::string used_by;
