@@ -36,7 +36,8 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       Reporter advice = out;
       advice.capSeverity(Severity::Note);
       advice.report(p, b.jitter.where, "jitter", msg + " (" + std::to_string(*n) + (*n == 1 ? " retry" : " retries") +
-                                                     " of background work: a small wave)",
+                                                     " of background work: a small wave" +
+                                                     (p.workload_why.empty() ? "" : "; " + p.workload_why) + ")",
                     b.jitter.fix);
     } else {
       Reporter advice = out; // nothing in the file can add jitter: advice, at note severity

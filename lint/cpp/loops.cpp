@@ -540,6 +540,8 @@ struct Loop {
   bool isRetryLoop();
   RetryPolicy policyOf(std::map<std::string, int> &perFunction);
   void judgeWhatIsRetried(RetryPolicy &p);
+  std::string againFlag() const;
+  void markConnectionRetries(RetryPolicy &p);
   void countAttempts(RetryPolicy &p);
   void readCatchClauses(RetryPolicy &p);
   void readHttpStatuses(RetryPolicy &p);
@@ -1008,6 +1010,9 @@ void Loop::judgeWhatIsRetried(RetryPolicy &p) {
     } else if (pick) {
       p.advisory = true;
       p.used_by = "each attempt goes to a newly chosen connection or node";
+    } else if (auto flag = againFlag(); !flag.empty()) {
+      p.advisory = true;
+      p.used_by = flag;
     }
   }
   // A random sleep before the loop starts each caller at a phase of its own; a failure is seen
@@ -1017,6 +1022,60 @@ void Loop::judgeWhatIsRetried(RetryPolicy &p) {
     p.crowd_why = "a random wait before the loop starts each caller at its own phase, and a schedule without randomness keeps it there";
   }
 
+}
+
+// `Status s = func(deadline, &retry); if (!retry) return s;`: the call's own result decides
+// nothing, and the callee answers through an out-parameter whether to call again. A poll for
+// completion (`*retry = !resp.done()`) answers the same way as a failure would: the loop cannot
+// tell a retry from waiting for a state. Why, for messages, or "".
+std::string Loop::againFlag() const {
+  std::vector<Range> tested{cond};
+  for (const IfInfo &i : body.ifs) tested.push_back(i.cond);
+  auto decides = [&](const std::string &v) {
+    for (Range c : tested)
+      if (mentions(t, c, v)) return true;
+    return false;
+  };
+  for (size_t k : testedOps) {
+    size_t sb = k;
+    while (sb > lv.body.b + 1 && !t.is(sb - 1, ";") && !t.is(sb - 1, "{") && !t.is(sb - 1, "}")) --sb;
+    // The result is kept: `x = call(…)` or `T x = call(…)`, and never tested.
+    if (k < sb + 2 || !t.is(k - 1, "=") || !isIdent(t[k - 2])) continue;
+    const std::string result = t[k - 2].text;
+    if (decides(result) || !t.is(k + 1, "(")) continue;
+    for (Range arg : callArgs(t, k + 1))
+      if (arg.e == arg.b + 2 && t.is(arg.b, "&") && isIdent(t[arg.b + 1]) && decides(t[arg.b + 1].text))
+        return "the result " + result + " of " + t[k].text + "() decides nothing: the callee answers through " +
+               t[arg.b + 1].text + " whether to call again, as a poll for completion does";
+  }
+  return "";
+}
+
+// A loop that re-establishes a connection (`cli.reconnect()`, `socket.connect(ep, ec)`, tested by
+// `is_connected()` or the call itself) retries no request: each attempt costs the server one
+// connection attempt, and nothing a caller asked for is sent twice (Condition::before_send, as
+// for HAProxy's conn-failure). Counts are then advice (RL203, RL104); the wait rules still apply.
+void Loop::markConnectionRetries(RetryPolicy &p) {
+  static const std::regex connect("^(async_?)?(re)?connect(_?to)?$|^try_?reconnect$|^open_?connection$", std::regex::icase);
+  static const std::regex state("^(is_?)?connected$", std::regex::icase);
+  bool connects = false, other = false;
+  auto judge = [&](size_t k) {
+    if (std::regex_match(t[k].text, connect)) connects = true;
+    else if (!std::regex_match(t[k].text, state)) other = true;
+  };
+  for (size_t k : testedOps) judge(k);
+  for (Range st : body.stmts)
+    for (size_t k : a.opCalls(st)) judge(k);
+  if (!connects || other) return;
+  for (Condition &c : p.retry_on) c.before_send = true;
+  if (p.retry_on.empty()) {
+    Condition c;
+    c.kind = Condition::Kind::Transport;
+    c.text = "a failed connection";
+    c.where = p.where;
+    c.before_send = true;
+    p.retry_on.push_back(std::move(c));
+  }
 }
 
 void Loop::countAttempts(RetryPolicy &p) {
@@ -1391,6 +1450,7 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     L.readCatchClauses(p);
     L.readHttpStatuses(p);
     L.readGrpcCodes(p);
+    L.markConnectionRetries(p);
     L.findNonIdempotentRequests(p);
     L.findCounterDerivedVariables();
     L.findIdempotencyKeys(p);

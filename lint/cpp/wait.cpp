@@ -1,4 +1,5 @@
 // The wait between attempts: which sleep, how its delay grows, whether it is capped and jittered.
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -381,6 +382,26 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
     return;
   }
   const std::string name = t[call].text;
+  // `if (shutdown_.WaitFor(delay)) return s;`: a wait that its owner can end early, and the loop
+  // leaves when it does. A worker thread waits so; a request path does not wait on a stop signal.
+  if (call >= 2 && (t.is(call - 1, ".") || t.is(call - 1, "->"))) {
+    size_t open = std::string::npos;
+    for (size_t j = call, depth = 0; j-- > lv.body.b;) {
+      if (t.is(j, ")")) ++depth;
+      else if (t.is(j, "(")) {
+        if (depth == 0) { open = j; break; }
+        --depth;
+      }
+    }
+    if (open != std::string::npos && open > 0 && t.is(open - 1, "if") && t.close(call + 1) + 1 == t.close(open)) {
+      size_t then = t.close(open) + 1;
+      if (t.is(then, "{")) ++then;
+      if (t.is(then, "return") || t.is(then, "break")) {
+        p.workload = Workload::Background;
+        p.workload_why = "the loop waits on " + t[call - 2].text + "." + name + "(), which its owner can end to stop it: a worker's wait";
+      }
+    }
+  }
   auto as = callArgs(t, call + 1);
   Span callSpan = spanOf(cx, t, call, t.close(call + 1) + 1);
   if (as.empty()) { b.growth.origin = Origin::Unknown; return; }
@@ -494,6 +515,9 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
     }
     for (const std::string &v : vars) {
       if (b.initial.value) break;
+      // The attempt counter's start (`for (int attempt = 1; …)`) is a count, not a wait: in
+      // `milliseconds(100 * (1 << (attempt - 1)))` the start is 100 ms, not 1 ms.
+      if (std::find(counterNames.begin(), counterNames.end(), v) != counterNames.end()) continue;
       for (const Write &w : writesOf(t, {lv.fn.b, lv.body.b}, v)) {
         if (w.op != "=") continue;
         std::optional<Duration> d = firstDuration(t, w.value);

@@ -177,6 +177,9 @@ struct RetryPolicy {
   Span where;             // the retry block (or the route, for an implicit policy)
   bool implicit = false;  // no retry block is written: the library's default policy applies
   Workload workload = Workload::Request;
+  // Why, when the file shows it rather than the dialect deciding it ("the loop waits on
+  // shutdown_.WaitFor(), …"), for messages; "" otherwise.
+  std::string workload_why;
   // Who reads the file, where that is not the format's usual runtime and the rules' facts differ
   // (gRPC service config JSON handed to a client-library generator rather than to gRPC core).
   // "" = the usual one. Messages name it, so a reader knows which consumer a finding is about.
