@@ -33,7 +33,7 @@ if [ ! -x "$BUILD_DIR/retrylint" ] || [ "${REBUILD:-1}" = 1 ]; then
 fi
 RL=$BUILD_DIR/retrylint
 SPECTRAL=$WORK/spectral/node_modules/.bin/spectral
-if [ ! -x "$SPECTRAL" ]; then
+if [ ! -x "$SPECTRAL" ] && [ "$SPECTRAL_RUNS" -gt 0 ] && [[ " $PARTS " == *" configs "* ]]; then
   mkdir -p "$WORK/spectral"
   npm install --prefix "$WORK/spectral" --no-audit --no-fund @stoplight/spectral-cli >/dev/null 2>&1
 fi
@@ -62,10 +62,14 @@ summarize() {
 }
 measure() {
   local name=$1 files=$2 bytes=$3 runs=$4; shift 4
+  [ "$runs" -gt 0 ] || return 0 # RUNS=0 (SPECTRAL_RUNS=0, CPP_ALT_RUNS=0): the row is left out
   for _ in $(seq "$runs"); do sample "$name" "$@"; done
   summarize "$name" "$files" "$bytes"
 }
-ratio() { awk -v a="${WALL[$1]}" -v b="${WALL[$2]}" 'BEGIN { printf "%.1fx", (a > 0 ? a : 0.001) / (b > 0 ? b : 0.001) }'; }
+ratio() { # "n/a" when either side was not measured
+  if [ -z "${WALL[$1]:-}" ] || [ -z "${WALL[$2]:-}" ]; then echo "n/a"; return; fi
+  awk -v a="${WALL[$1]}" -v b="${WALL[$2]}" 'BEGIN { printf "%.1fx", (a > 0 ? a : 0.001) / (b > 0 ? b : 0.001) }'
+}
 bytesOf() { find "$1" -type f -print0 | du -cb --files0-from=- | tail -1 | cut -f1; }
 
 : >"$WORK/rows.md"

@@ -320,9 +320,9 @@ FileResult analyseText(const std::string &path, std::string text, bool named, co
   std::vector<Suppression> suppressions = parseSuppressions(src);
   std::vector<Suppression> unused = applySuppressions(r.findings, suppressions);
   std::string format = model.formats.empty() ? "" : model.formats.front();
-  for (size_t i = 0; i < allRules().size(); ++i) {
+  for (size_t i = 0; i < allRules().size() && !unused.empty(); ++i) {
     const Rule *rule = allRules()[i];
-    if (!rules[i] || !rule->checkSuppressions || unused.empty()) continue;
+    if (!rules[i] || !rule->checkSuppressions) continue;
     Reporter reporter(*rule, *rules[i], r.findings);
     rule->checkSuppressions(unused, format, reporter);
   }

@@ -380,11 +380,10 @@ std::string ResultCache::mac(const std::string &key, std::string_view body) cons
 }
 
 std::optional<FileResult> ResultCache::load(const Candidate &file, const std::string &text, const RunOptions &options,
-                                            const RuleSeverities &rules, std::string &key, bool &flag) const {
+                                            const RuleSeverities &rules, std::string &key, bool &rejected) const {
   key = ResultCache::key(file, text, options, rules);
-  bool *rejected = &flag;
   const std::string &path = file.path;
-  *rejected = false;
+  rejected = false;
   if (key.size() < 3) return std::nullopt;
   int dir = entriesDir(/*create=*/false);
   if (dir < 0) return std::nullopt;
@@ -395,14 +394,14 @@ std::optional<FileResult> ResultCache::load(const Candidate &file, const std::st
   int openErrno = errno;
   ::close(sub);
   if (fd < 0) {
-    *rejected = openErrno != ENOENT; // a link or worse where an entry belongs
+    rejected = openErrno != ENOENT; // a link or worse where an entry belongs
     return std::nullopt;
   }
   std::string entry;
   bool read = readRegular(fd, kMaxEntryBytes, entry);
   ::close(fd);
   auto reject = [&]() -> std::optional<FileResult> {
-    *rejected = true;
+    rejected = true;
     return std::nullopt;
   };
   llvm::StringRef e(entry);
