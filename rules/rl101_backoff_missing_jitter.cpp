@@ -26,24 +26,19 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
            (p.max_attempts.known() && !p.max_attempts.value ? std::string(", for as long as the retries go on (they are unbounded)") : "");
     // Background work that retries once or twice sends a small wave, seconds long: advice.
     const bool smallWave = p.workload == Workload::Background && n && *n <= kSmallWave;
-    if (!p.breaker_stops_retries.empty()) {
-      Reporter advice = out; // the breakers, not the waves, meet the recovering service
-      advice.capSeverity(Severity::Note);
-      advice.report(p, b.jitter.where, "jitter", msg + " only until " + p.breaker_stops_retries, b.jitter.fix);
-    } else if (b.jitter_configurable && !smallWave) {
-      out.report(p, b.jitter.where, "jitter", msg, b.jitter.fix);
-    } else if (smallWave) {
-      Reporter advice = out;
-      advice.capSeverity(Severity::Note);
-      advice.report(p, b.jitter.where, "jitter", msg + " (" + std::to_string(*n) + (*n == 1 ? " retry" : " retries") +
-                                                     " of background work: a small wave" +
-                                                     (p.workload_why.empty() ? "" : "; " + p.workload_why) + ")",
-                    b.jitter.fix);
-    } else {
-      Reporter advice = out; // nothing in the file can add jitter: advice, at note severity
-      advice.capSeverity(Severity::Note);
-      advice.report(p, b.jitter.where, "jitter", msg);
-    }
+    // Advice, at note severity: the breakers, not the waves, meet the recovering service; a small
+    // wave; or nothing in the file can add jitter (no fix to offer).
+    bool advice = true;
+    std::optional<Fix> fix = b.jitter.fix;
+    if (!p.breaker_stops_retries.empty()) msg += " only until " + p.breaker_stops_retries;
+    else if (smallWave)
+      msg += " (" + std::to_string(*n) + (*n == 1 ? " retry" : " retries") + " of background work: a small wave" +
+             (p.workload_why.empty() ? "" : "; " + p.workload_why) + ")";
+    else if (b.jitter_configurable) advice = false;
+    else fix.reset();
+    Reporter reporter = out;
+    if (advice) reporter.capSeverity(Severity::Note);
+    reporter.report(p, b.jitter.where, "jitter", msg, fix);
   }
 }
 

@@ -1037,10 +1037,8 @@ std::string Loop::againFlag() const {
     return false;
   };
   for (size_t k : testedOps) {
-    size_t sb = k;
-    while (sb > lv.body.b + 1 && !t.is(sb - 1, ";") && !t.is(sb - 1, "{") && !t.is(sb - 1, "}")) --sb;
     // The result is kept: `x = call(…)` or `T x = call(…)`, and never tested.
-    if (k < sb + 2 || !t.is(k - 1, "=") || !isIdent(t[k - 2])) continue;
+    if (k < lv.body.b + 2 || !t.is(k - 1, "=") || !isIdent(t[k - 2])) continue;
     const std::string result = t[k - 2].text;
     if (decides(result) || !t.is(k + 1, "(")) continue;
     for (Range arg : callArgs(t, k + 1))

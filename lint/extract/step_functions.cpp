@@ -10,10 +10,11 @@
 // aws/amazon-states-language-service src/json-schema/partial/common.json ($defs.retry).
 // See docs/formats.md §6.
 #include <algorithm>
-#include <map>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 
 #include <yaml-cpp/exceptions.h>
 
@@ -913,8 +914,12 @@ std::map<std::string, std::string> statesAfterCallbacks(const yaml::Node &states
           if ((*l)[i].IsMap()) add(get((*l)[i], "Next"));
     return out;
   };
+  // By name, once: a lookup in the YAML map per step would make a large States block quadratic.
+  std::unordered_map<std::string, yaml::Node> byName;
+  for (auto it = states.begin(); it != states.end(); ++it)
+    if (it->first.IsScalar() && it->second.IsMap()) byName.emplace(it->first.Scalar(), it->second);
   std::map<std::string, std::string> after;
-  for (auto it = states.begin(); it != states.end(); ++it) {
+  for (auto it = states.begin(); it != states.end(); ++it) { // in the file's order: the first claims a state
     if (!it->first.IsScalar() || !it->second.IsMap()) continue;
     const std::string waits = waitingTask(it->first.Scalar(), it->second);
     if (waits.empty()) continue;
@@ -922,11 +927,9 @@ std::map<std::string, std::string> statesAfterCallbacks(const yaml::Node &states
     while (!todo.empty()) { // bounded: each state is entered once
       std::string next = std::move(todo.back());
       todo.pop_back();
-      if (after.count(next)) continue;
-      auto st = get(states, next);
-      if (!st || !st->IsMap()) continue;
-      after.emplace(next, waits);
-      for (std::string &s : successors(*st)) todo.push_back(std::move(s));
+      auto st = byName.find(next);
+      if (st == byName.end() || !after.emplace(next, waits).second) continue;
+      for (std::string &s : successors(st->second)) todo.push_back(std::move(s));
     }
   }
   return after;
@@ -935,19 +938,20 @@ std::map<std::string, std::string> statesAfterCallbacks(const yaml::Node &states
 void extractStates(ExtractContext &cx, const yaml::Node &states, const std::string &path, const Machine &m, int depth) {
   const std::map<std::string, std::string> after = m.after_callback.empty() ? statesAfterCallbacks(states)
                                                                             : std::map<std::string, std::string>();
+  std::map<std::string, Machine> later; // one copy per waiting task, not per state after it
   for (auto it = states.begin(); it != states.end(); ++it) {
     if (!it->first.IsScalar()) continue;
     // A member that is no map holds no retrier (`"QueryLanguage": "JSONata"` written inside States
     // instead of beside it): Step Functions rejects it, but there is no retry to read or misread.
     if (it->second.IsScalar() || it->second.IsSequence()) continue;
     try {
+      const Machine *mm = &m;
       if (auto a = after.find(it->first.Scalar()); a != after.end()) {
-        Machine later = m;
-        later.after_callback = a->second;
-        extractState(cx, it->first.Scalar(), it->second, path + "/" + it->first.Scalar(), later, depth);
-        continue;
+        auto [l, fresh] = later.try_emplace(a->second, m);
+        if (fresh) l->second.after_callback = a->second;
+        mm = &l->second;
       }
-      extractState(cx, it->first.Scalar(), it->second, path + "/" + it->first.Scalar(), m, depth);
+      extractState(cx, it->first.Scalar(), it->second, path + "/" + it->first.Scalar(), *mm, depth);
     } catch (const TypeError &e) {
       cx.error(e);
     }
