@@ -15,6 +15,7 @@
 #include <optional>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <yaml-cpp/exceptions.h>
 
@@ -134,7 +135,19 @@ struct Machine {
   // a callback or a job (waitingTask), or "". That lasts as long as its worker or job takes, so each
   // execution reaches what follows at a time of its own (RetryPolicy::crowd, Crowd::OutOfStep).
   std::string after_callback;
+  // Inside the child executions of a distributed Map that the file shows to be a handful (batches
+  // of one listObjectsV2 page): how many children at most, the items each one gets at most, and
+  // why, for messages. 0 = not in one.
+  long long batch_children = 0, batch_items = 0;
+  std::string batch_why;
 };
+
+// An inline Map runs at most 40 iterations at once (Developer Guide, "Using Map state in Inline
+// mode": "the Map state supports up to 40 concurrent iterations").
+constexpr long long kInlineMapConcurrency = 40;
+// One ListObjectsV2 response holds at most 1,000 keys (Amazon S3 API Reference, ListObjectsV2:
+// "Returns some or all (up to 1,000) of the objects in a bucket"; MaxKeys defaults to 1,000).
+constexpr long long kListPageKeys = 1000;
 
 // Step Functions quotas: an Express workflow runs at most five minutes (Developer Guide,
 // "Choosing workflow type in Step Functions" / service quotas, "Express: 5 minutes").
@@ -321,11 +334,58 @@ struct TemplateScan {
     return out;
   }
 
+  // An event pattern in lines [b, e) that matches only S3 object-level API calls as CloudTrail
+  // records them (`source: aws.s3` and every `eventName` an object operation: PutObject,
+  // CompleteMultipartUpload, …). Those are data events, which reach EventBridge only through a
+  // trail that logs them (CloudTrail User Guide, "Logging data events": "By default, trails and
+  // event data stores do not log data events"). S3's own "Object Created" events are not these.
+  bool s3DataEventsOnly(size_t b, size_t e) const {
+    bool s3 = false, names = false, allObject = true;
+    auto objectOp = [](llvm::StringRef v) {
+      v = plainValue(v);
+      return v.contains("Object") || v.contains("MultipartUpload") || v.contains("UploadPart");
+    };
+    for (size_t i = b; i < e; ++i) {
+      llvm::StringRef t = lines[i].trim();
+      if (!isContent(lines[i])) continue;
+      if (t.contains("aws.s3") && !t.contains("aws.s3express")) s3 = true;
+      if (!t.consume_front("eventName:") && !t.consume_front("\"eventName\":") && !t.consume_front("'eventName':")) continue;
+      names = true;
+      t = t.trim();
+      if (t.consume_front("[")) { // flow list: eventName: [PutObject, "CopyObject"]
+        llvm::SmallVector<llvm::StringRef, 4> items;
+        t.split(items, ',');
+        for (llvm::StringRef it : items) allObject = allObject && objectOp(it.trim().trim("]"));
+        continue;
+      }
+      if (!plainValue(t).empty()) {
+        allObject = allObject && objectOp(t);
+        continue;
+      }
+      size_t d = indentOf(lines[i]);
+      for (size_t k = i + 1; k < e; ++k) {
+        if (!isContent(lines[k])) continue;
+        llvm::StringRef item = lines[k].trim();
+        if (indentOf(lines[k]) < d || (indentOf(lines[k]) == d && !item.startswith("-"))) break;
+        if (item.consume_front("-")) allObject = allObject && objectOp(item);
+      }
+    }
+    return s3 && names && allObject;
+  }
+  bool definesTrail() const {
+    for (const Block &o : resources)
+      if (o.type == "AWS::CloudTrail::Trail" || o.type == "AWS::CloudTrail::EventDataStore") return true;
+    return false;
+  }
+
   // What the template shows starting the state machine `r`: its schedules, and the first other
   // trigger (an API or queue event, an event pattern, a function or resource given its name or ARN).
   struct Triggers {
     std::vector<std::string> schedules; // "its Schedule event", "the schedule Nightly"
     std::string other;                  // "its Api event", "AWS::Serverless::Function StartFn"
+    // An event rule that would start one per event, but matches only S3 data events that no trail
+    // of the template logs (s3DataEventsOnly): "its EventBridgeRule event", or "".
+    std::string cloudtrail;
   };
   // `depth`: how many starters away from the state machine (a function that starts it is itself
   // triggered by what names it: its own events, an API, a queue mapping, a permission).
@@ -342,8 +402,14 @@ struct TemplateScan {
         llvm::StringRef v = lines[k].trim();
         if (indentOf(lines[k]) != typeIndent || !v.consume_front("Type:")) continue;
         v = plainValue(v);
+        // The event's block: its key's line (the last line above less indented) to the next such.
+        size_t eb = k, ee = k + 1;
+        while (eb > i + 1 && (!isContent(lines[eb]) || indentOf(lines[eb]) >= typeIndent)) --eb;
+        while (inside(ee) && (!isContent(lines[ee]) || indentOf(lines[ee]) >= typeIndent)) ++ee;
         if (v == "Schedule" || v == "ScheduleV2") t.schedules.push_back("its " + v.str() + " event");
-        else if (t.other.empty()) t.other = "its " + v.str() + " event";
+        else if ((v == "EventBridgeRule" || v == "CloudWatchEvent") && s3DataEventsOnly(eb, ee) && !definesTrail()) {
+          if (t.cloudtrail.empty()) t.cloudtrail = "its " + v.str() + " event";
+        } else if (t.other.empty()) t.other = "its " + v.str() + " event";
       }
     }
     // Elsewhere: each resource that names it is a schedule targeting it, a permission, or a trigger.
@@ -389,6 +455,10 @@ struct TemplateScan {
       if (depth > 0)
         for (const char *k : invokesFunction) starts |= o.type.startswith(k);
       if (!starts || !t.other.empty()) continue;
+      if (o.type == "AWS::Events::Rule" && s3DataEventsOnly(o.begin, o.end) && !definesTrail()) {
+        if (t.cloudtrail.empty()) t.cloudtrail = "the rule " + o.name.str();
+        continue;
+      }
       const bool function = o.type == "AWS::Serverless::Function" || o.type == "AWS::Lambda::Function";
       if (function && depth == 0) {
         // A function starts an execution per invocation, and is invoked as often as what the
@@ -396,6 +466,7 @@ struct TemplateScan {
         // shows no crowd, and a function only a schedule runs is one execution per tick.
         Triggers f = triggers(o, depth + 1);
         if (!f.other.empty()) t.other = o.type.str() + " " + o.name.str() + " (" + f.other + ")";
+        else if (!f.cloudtrail.empty() && t.cloudtrail.empty()) t.cloudtrail = "the function " + o.name.str() + " (" + f.cloudtrail + ")";
         else
           for (std::string &sch : f.schedules)
             t.schedules.push_back(llvm::StringRef(sch).startswith("its ") ? o.name.str() + "'s " + sch.substr(4)
@@ -415,6 +486,11 @@ void crowdFrom(const TemplateScan::Triggers &t, const std::string &where, Crowd 
   if (!t.other.empty()) {
     crowd = Crowd::Shown;
     why = "executions are started by " + t.other + in;
+  } else if (!t.cloudtrail.empty()) {
+    crowd = Crowd::NotShown;
+    why = "executions are started by " + t.cloudtrail + in +
+          " only as CloudTrail records S3 object calls: those are data events, which reach EventBridge through a trail "
+          "that logs them (off by default), and the template defines none";
   } else if (!t.schedules.empty()) {
     std::string s = t.schedules.front();
     for (size_t i = 1; i < t.schedules.size(); ++i) s += (i + 1 == t.schedules.size() ? " and " : ", ") + t.schedules[i];
@@ -796,7 +872,7 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
   // throttled by others' traffic, and its retries meet nobody's.
   p.crowd = m.crowd;
   p.crowd_why = m.crowd_why;
-  if (p.crowd == Crowd::NotShown)
+  if (p.crowd == Crowd::NotShown && p.crowd_why.empty())
     p.crowd_why = std::string(kCrowdNotShown);
   if (!m.concurrent_map.empty()) { // inside a concurrent Map: the more specific crowd
     p.crowd = Crowd::Shown;
@@ -818,8 +894,38 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
 
 void extractStates(ExtractContext &cx, const yaml::Node &states, const std::string &path, const Machine &m, int depth);
 
+// The states of one States block whose input is a listObjectsV2 page: every state that leads to
+// them (Next, Default, a Choice) is an `s3:listObjectsV2` task that hands on its whole result.
+std::unordered_set<std::string> listPagePredecessors(const yaml::Node &states) {
+  std::map<std::string, bool> seen; // target -> all predecessors so far are listings
+  auto scalar = [](const std::optional<yaml::Node> &n) { return n && n->IsScalar() ? n->Scalar() : std::string(); };
+  for (auto it = states.begin(); it != states.end(); ++it) {
+    if (!it->second.IsMap()) continue;
+    const yaml::Node st = it->second; // a copy: `it->` is a temporary proxy
+    const bool listing = scalar(get(st, "Type")) == "Task" && llvm::StringRef(scalar(get(st, "Resource"))).endswith("s3:listObjectsV2") &&
+                         !get(st, "ResultSelector") && !get(st, "ResultPath") && !get(st, "OutputPath");
+    auto lead = [&](const std::string &to) {
+      if (to.empty()) return;
+      auto [at, fresh] = seen.try_emplace(to, listing);
+      if (!fresh) at->second = at->second && listing;
+    };
+    lead(scalar(get(st, "Next")));
+    lead(scalar(get(st, "Default")));
+    for (const char *list : {"Choices", "Catch"})
+      if (auto l = get(st, list); l && l->IsSequence())
+        for (size_t i = 0; i < l->size(); ++i)
+          if ((*l)[i].IsMap()) lead(scalar(get((*l)[i], "Next")));
+  }
+  std::unordered_set<std::string> out;
+  for (auto &[to, all] : seen)
+    if (all) out.insert(to);
+  return out;
+}
+
+// `fromListPage`: every state that leads to this one is an S3 listObjectsV2 task, whose result is
+// this state's input (listPagePredecessors).
 void extractState(ExtractContext &cx, const std::string &name, const yaml::Node &state, const std::string &path,
-                  const Machine &m, int depth) {
+                  const Machine &m, int depth, bool fromListPage) {
   requireMap(cx, state, path);
   std::string type;
   if (auto t = get(state, "Type"); t && t->IsScalar()) type = t->Scalar();
@@ -855,8 +961,10 @@ void extractState(ExtractContext &cx, const std::string &name, const yaml::Node 
     // DISTRIBUTED: up to 10,000 child executions at once when MaxConcurrency is 0 or absent;
     // Developer Guide, "Map state in Distributed mode"). An inline Map without a limit runs as many
     // iterations as one execution's input holds, which the file does not show (reviewers judged an
-    // order's products, one SQS receive, three resource types: no herd).
+    // order's products, one SQS receive, three resource types: no herd). Where the file bounds the
+    // items (one listObjectsV2 page in batches), the bound is the count the message quotes.
     Machine inner = m;
+    inner.batch_children = 0; // a batch's context holds for the states of that child only
     auto mc = get(state, "MaxConcurrency");
     long long limit = 0;
     const bool numeric = mc && mc->IsScalar() && !llvm::StringRef(mc->Scalar()).getAsInteger(10, limit);
@@ -864,10 +972,49 @@ void extractState(ExtractContext &cx, const std::string &name, const yaml::Node 
     if (auto proc = get(state, "ItemProcessor"); proc && proc->IsMap())
       if (auto cfg = get(*proc, "ProcessorConfig"); cfg && cfg->IsMap())
         if (auto mode = get(*cfg, "Mode"); mode && mode->IsScalar() && mode->Scalar() == "DISTRIBUTED") distributed = true;
-    if (inner.concurrent_map.empty()) {
+    auto batchSize = [&]() -> long long {
+      long long n = 0;
+      if (auto b = get(state, "ItemBatcher"); b && b->IsMap())
+        if (auto mi = get(*b, "MaxItemsPerBatch"); mi && mi->IsScalar() && !llvm::StringRef(mi->Scalar()).getAsInteger(10, n) && n > 0)
+          return n;
+      return 0;
+    }();
+    auto itemsPath = [&]() -> std::string {
+      auto ip = get(state, "ItemsPath");
+      return ip && ip->IsScalar() ? ip->Scalar() : "";
+    }();
+    // A distributed Map over one listObjectsV2 page, in batches: at most ceil(1,000 / batch) child
+    // executions, whatever its MaxConcurrency says. A handful: the crowd, if any, is inside them.
+    long long pageChildren = 0;
+    if (distributed && fromListPage && batchSize && itemsPath == "$.Contents") {
+      pageChildren = (kListPageKeys + batchSize - 1) / batchSize;
+      if (numeric && limit > 0) pageChildren = std::min(pageChildren, limit);
+    }
+    // An inline Map without a limit over the items of its child execution's batch: as many at once
+    // as the batch holds, up to 40 (kInlineMapConcurrency), in each of the children.
+    const bool unlimited = !mc || (numeric && limit == 0);
+    if (m.batch_children && !distributed && unlimited && itemsPath == "$.Items") {
+      long long each = std::min(m.batch_items, kInlineMapConcurrency), total = each * m.batch_children;
+      if (inner.concurrent_map.empty() && total >= kMapCrowd)
+        inner.concurrent_map = "the Map state '" + name + "' has no MaxConcurrency and runs up to " + std::to_string(each) +
+                               " iterations at once (" +
+                               (each == kInlineMapConcurrency ? "an inline Map's most"
+                                                              : "a batch of up to " + std::to_string(m.batch_items) + " items") +
+                               ") in each of " + m.batch_why + ": up to " + std::to_string(total) + " at once";
+    }
+    if (inner.concurrent_map.empty() && pageChildren && pageChildren < kMapCrowd) {
+      inner.batch_children = pageChildren;
+      inner.batch_items = batchSize;
+      inner.batch_why = "up to " + std::to_string(pageChildren) + " child executions of the distributed Map state '" + name +
+                        "' (one listObjectsV2 page holds at most 1,000 keys, in batches of " + std::to_string(batchSize) + ")";
+    } else if (inner.concurrent_map.empty() && pageChildren) {
+      inner.concurrent_map = "the distributed Map state '" + name + "' runs up to " + std::to_string(pageChildren) +
+                             " child executions at once (one listObjectsV2 page holds at most 1,000 keys, in batches of " +
+                             std::to_string(batchSize) + ")";
+    } else if (inner.concurrent_map.empty()) {
       if (numeric && limit >= kMapCrowd)
         inner.concurrent_map = "the Map state '" + name + "' runs up to " + mc->Scalar() + " iterations at once";
-      else if (distributed && (!mc || (numeric && limit == 0)))
+      else if (distributed && unlimited)
         inner.concurrent_map = "the distributed Map state '" + name + "' runs up to 10,000 child executions at once";
       else if (distributed && !numeric)
         // A limit the file leaves to a template (`${var.concurrency}`, read as null): a distributed
@@ -939,6 +1086,7 @@ void extractStates(ExtractContext &cx, const yaml::Node &states, const std::stri
   const std::map<std::string, std::string> after = m.after_callback.empty() ? statesAfterCallbacks(states)
                                                                             : std::map<std::string, std::string>();
   std::map<std::string, Machine> later; // one copy per waiting task, not per state after it
+  const std::unordered_set<std::string> fromList = listPagePredecessors(states);
   for (auto it = states.begin(); it != states.end(); ++it) {
     if (!it->first.IsScalar()) continue;
     // A member that is no map holds no retrier (`"QueryLanguage": "JSONata"` written inside States
@@ -951,7 +1099,8 @@ void extractStates(ExtractContext &cx, const yaml::Node &states, const std::stri
         if (fresh) l->second.after_callback = a->second;
         mm = &l->second;
       }
-      extractState(cx, it->first.Scalar(), it->second, path + "/" + it->first.Scalar(), *mm, depth);
+      extractState(cx, it->first.Scalar(), it->second, path + "/" + it->first.Scalar(), *mm, depth,
+                   fromList.count(it->first.Scalar()) > 0);
     } catch (const TypeError &e) {
       cx.error(e);
     }
