@@ -42,3 +42,14 @@ TEST(Templates, UnreadableTemplatesAndTemplatedValuesAreNoErrors) {
   CliRun b = runRetrylintIn(t.path.string(), "", "broken.yaml");
   EXPECT_EQ(b.exit_code, 2) << b.err;
 }
+
+TEST(JsonPlaceholders, BlankedOutsideStringsOnlyAndSameLength) {
+  const std::string in = R"({"Resource": "${Fn}", "TimeoutSeconds": ${timeout}, "N": ${n}, "S": "a \" ${x}"})";
+  EXPECT_TRUE(yaml::hasJsonPlaceholders(in));
+  EXPECT_FALSE(yaml::hasJsonPlaceholders(R"({"Resource": "${Fn}"})"));
+  const std::string out = yaml::blankJsonPlaceholders(in);
+  ASSERT_EQ(out.size(), in.size());
+  EXPECT_EQ(out, R"({"Resource": "${Fn}", "TimeoutSeconds": null      , "N": null, "S": "a \" ${x}"})");
+  // An unclosed placeholder is left as it is (the JSON error then names it).
+  EXPECT_EQ(yaml::blankJsonPlaceholders("{\"a\": ${b"), "{\"a\": ${b");
+}

@@ -27,6 +27,7 @@
 #include "lint/extract/extractors.h"
 #include "lint/io/posix.h"
 #include "lint/yaml/load.h"
+#include "lint/yaml/templates.h"
 
 namespace retrylint {
 namespace {
@@ -1193,27 +1194,6 @@ struct Remap {
   }
 };
 
-// Replaces ${Name} placeholders outside JSON strings by `null` padded to the same length, so a
-// !Sub template still parses, keeps its columns, and its substituted values read as unknown.
-std::string blankPlaceholders(std::string text) {
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\') ++i;
-      else if (c == '"') inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '$' && i + 1 < text.size() && text[i + 1] == '{') {
-      size_t end = text.find('}', i);
-      if (end == std::string::npos) break;
-      std::string fill = end - i + 1 >= 4 ? "null" : "0";
-      for (size_t j = i; j <= end; ++j) text[j] = j - i < fill.size() ? fill[j - i] : ' ';
-      i = end;
-    }
-  }
-  return text;
-}
 
 // A block scalar (`|` or `>`, any chomping) whose header is on the line of `mark`, as the file
 // writes it: its lines minus the content's indentation, from 0-based line `line0`, so a position
@@ -1406,7 +1386,7 @@ void extractDefinitionString(ExtractContext &cx, const yaml::Node &value, Machin
     remap.col0 = written->indent;
   }
 
-  std::string text = sub ? blankPlaceholders(content) : content;
+  std::string text = sub ? yaml::blankJsonPlaceholders(content) : content;
   std::replace(text.begin(), text.end(), '\t', ' ');
   const SourceFile tableText("", text);
   remap.inner = &tableText;

@@ -32,6 +32,7 @@ bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const
   Stream &docs = out.docs;
   std::string &jsonText = out.json_text;
   std::string &maskedText = out.masked_text;
+  std::string_view source = text; // what is parsed: the text, or the text with placeholders blanked
   if (json && !certainlyStrictJson(text)) {
     // Strict JSON first: yaml-cpp would accept things JSON parsers (and gRPC) reject.
     if (!depthEstimated && tooDeep()) return false;
@@ -40,16 +41,27 @@ bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const
       std::string msg = llvm::toString(parsed.takeError());
       // A Go template of a JSON file (`*.tmpl.json`) is not JSON until rendered: not an error.
       if (!relevant() || hasTemplateMarkers(text)) return false;
-      const JsonErrorPosition at = liftJsonErrorPosition(msg);
-      fail(at.line, at.column, "invalid JSON: " + msg);
-      return false;
+      // A definition with `${Name}` values that a template engine fills in (SAM's
+      // DefinitionSubstitutions, templatefile()): read with those values unknown.
+      bool blanked = false;
+      if (hasJsonPlaceholders(text)) {
+        jsonText = blankJsonPlaceholders(std::string(text));
+        auto again = llvm::json::parse(jsonText);
+        if (again) blanked = true, source = jsonText;
+        else llvm::consumeError(again.takeError());
+      }
+      if (!blanked) {
+        const JsonErrorPosition at = liftJsonErrorPosition(msg);
+        fail(at.line, at.column, "invalid JSON: " + msg);
+        return false;
+      }
     }
   }
   try {
-    std::string_view yamlText = text;
-    if (json && text.find('\t') != std::string::npos) {
+    std::string_view yamlText = source;
+    if (json && source.find('\t') != std::string::npos) {
       // JSON allows tabs wherever it allows spaces; YAML does not. Same length, same columns.
-      jsonText = text;
+      if (source.data() != jsonText.data()) jsonText = std::string(source);
       std::replace(jsonText.begin(), jsonText.end(), '\t', ' ');
       yamlText = jsonText;
     }

@@ -37,4 +37,41 @@ std::string maskTemplates(std::string_view text) {
   return out;
 }
 
+namespace {
+// Calls `f(begin, end)` for each `${…}` outside a JSON string ([begin, end], the braces included).
+template <class F> void forEachJsonPlaceholder(std::string_view text, F f) {
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '$' && i + 1 < text.size() && text[i + 1] == '{') {
+      size_t end = text.find('}', i);
+      if (end == std::string_view::npos) return;
+      if (!f(i, end)) return;
+      i = end;
+    }
+  }
+}
+} // namespace
+
+bool hasJsonPlaceholders(std::string_view text) {
+  bool any = false;
+  forEachJsonPlaceholder(text, [&](size_t, size_t) { return !(any = true); });
+  return any;
+}
+
+std::string blankJsonPlaceholders(std::string text) {
+  std::string_view view = text; // the scan reads what the loop writes only past the current one
+  forEachJsonPlaceholder(view, [&](size_t b, size_t e) {
+    std::string_view fill = e - b + 1 >= 4 ? "null" : "0";
+    for (size_t j = b; j <= e; ++j) text[j] = j - b < fill.size() ? fill[j - b] : ' ';
+    return true;
+  });
+  return text;
+}
+
 } // namespace retrylint::yaml

@@ -15,4 +15,13 @@ bool hasTemplateMarkers(std::string_view text);
 // line (`attempts: {{ .Values.retries }}`) becomes a plain scalar of underscores.
 std::string maskTemplates(std::string_view text);
 
+// JSON with `${Name}` placeholders outside its strings (`"TimeoutSeconds": ${timeout}`): a
+// definition that SAM's DefinitionSubstitutions, CloudFormation's !Sub or Terraform's
+// templatefile() fills in before anything reads it. Whether the text holds one.
+bool hasJsonPlaceholders(std::string_view text);
+// The text with each such placeholder replaced by `null` padded to the same length (`0` where
+// the placeholder is shorter than four characters), so it parses, keeps its columns, and the
+// substituted values read as unknown.
+std::string blankJsonPlaceholders(std::string text);
+
 } // namespace retrylint::yaml
