@@ -69,6 +69,18 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
       advice.report(p, p.max_attempts.where, "attempts", msg + " (" + p.runtime_max_source + ")");
       continue;
     }
+    // A retry budget the runtime keeps (the AWS SDKs' retry quota, Envoy's retry_budget, gRPC's
+    // retryThrottling) stops retrying once an outage spends it: the storm is bounded by the budget,
+    // not by these attempts, which still lengthen each failing call while it lasts. Advice.
+    if (aboveCeiling && !clamped && p.budget.known() && p.budget.value) {
+      Reporter advice = out;
+      advice.capSeverity(Severity::Note);
+      advice.report(p, p.max_attempts.where, "attempts",
+                    msg + " only until the retry budget is spent (" +
+                        (p.budget.source.empty() ? "a retry budget is configured" : p.budget.source) +
+                        "): in an outage the budget, not these attempts, bounds the extra load");
+      continue;
+    }
     // A little above the ceiling (one attempt, or up to a quarter of it) is a threshold case: advice
     // (docs/accuracy.md: reviewers judged 6 attempts on a route and 12 or 13 in a workflow so).
     if (aboveCeiling && !clamped && counted <= ceiling + std::max(1, ceiling / 4)) {
@@ -100,6 +112,9 @@ extern const Rule kRL203 = {
         "(NGINX tries each server of the upstream once, and the servers are not in the file: ingress-nginx's "
         "`proxy-next-upstream-tries`, a `proxy_pass` to a name), and retries of connections that never carried "
         "the request (HAProxy's `conn-failure`), which cost the failing server connection attempts, not requests. "
+        "Where a retry budget applies (the AWS SDKs' retry quota in standard and adaptive mode, Envoy's "
+        "retry_budget, gRPC's retryThrottling) it is a note: once an outage spends the budget the client "
+        "stops retrying, so the budget, not the attempt count, bounds the extra load. "
         "A platform default is reported only inside a retry block the author wrote; "
         "objects with no retry block at all are RL202's concern.",
         "Each attempt is another request on a service that is already failing. Beyond a handful, extra "

@@ -37,7 +37,8 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       if (perTry >= deadline)
         msg += "a single attempt can use up the whole deadline (" + fmt(perTry) + " per try), so the retries never run; make the per-try timeout shorter than the deadline";
       else if (fit <= 1)
-        msg += "only the first attempt fits, so no retry can finish before the deadline; drop the retries or raise the timeout";
+        msg += "when attempts time out, only the first fits: a retry after a timed-out try is cut off by the deadline before its " +
+               fmt(perTry) + " per try, so the retries help only after fast failures; drop the retries or raise the timeout";
       else
         msg += "when attempts time out, the last ones can never run: only " + std::to_string(fit) + " fit, so set " + field + " to " +
                std::to_string(p.attempts_count_retries ? fit - 1 : fit) + " or raise the timeout";
