@@ -94,6 +94,8 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
         cx.problem(where, "proxy-next-upstream condition '" + word + "' is none of error, timeout, invalid_header, http_500, http_502, http_503, http_504, http_403, http_404, http_429, non_idempotent, off: " +
                               kRejected + (word.rfind("http_", 0) == 0 ? " (Traefik's ingress-nginx provider accepts any http_NNN)" : ""),
                    anchor + "/" + word);
+        // Traefik's provider takes it: true for ingress-nginx only, a level lower.
+        cx.model.problems.back().one_consumer = word.rfind("http_", 0) == 0;
         bad = true;
       } else {
         off = off || word == "off";

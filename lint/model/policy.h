@@ -168,6 +168,10 @@ struct ConfigProblem {
   std::string message;
   std::string anchor; // logical location, for fingerprints
   std::optional<Fix> fix;
+  // True of one consumer of the format and not of another that reads the same file (ingress-nginx
+  // refuses a value that Traefik's NGINX-annotation provider takes): the message says which, and
+  // it is reported a severity level lower (a warning, not an error).
+  bool one_consumer = false;
 };
 
 struct RetryPolicy {
