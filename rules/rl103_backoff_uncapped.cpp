@@ -45,6 +45,23 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
       }
       auto w = worstCaseWait(b, n);
       if (!w || *w <= limit) continue;
+      // A first wait already above the limit is the author's choice (a pipeline that waits 20 min for
+      // its input), not the effect of a missing cap: a cap would have to sit at or above it. What the
+      // cap prevents is the growth past that choice, so then the waits count only once the configured
+      // retries more than double the first wait.
+      const auto first = worstCaseWait(b, 1);
+      if (first && *first > limit) {
+        if (*w <= *first * 2) continue;
+        char times[32];
+        std::snprintf(times, sizeof times, "%.3g", static_cast<double>(w->nanos) / static_cast<double>(first->nanos));
+        msg += ": with " + std::to_string(n) + (n == 1 ? " retry" : " retries") + cut + " the last waits up to " + formatDuration(*w) +
+               ", " + times + " times the first wait of " + formatDuration(*first) +
+               " the file chooses, and more than " + limitText +
+               (p.workload == Workload::Background ? ", so a failed task sits idle that long and recovery is noticed late"
+                                                    : ", and a caller that waits that long has usually given up");
+        out.report(p, b.cap.where, "cap", msg, b.cap.fix);
+        continue;
+      }
       msg += ": with " + std::to_string(n) + (n == 1 ? " retry" : " retries") + cut + " the last waits up to " + formatDuration(*w) +
              ", more than " + limitText +
              (p.workload == Workload::Background ? ", so a failed task sits idle that long and recovery is noticed late"
@@ -76,7 +93,9 @@ extern const Rule kRL103 = {
         "`std::min`/`std::clamp` around a `base << n` in C++) whose waits really get long: the longest wait the "
         "configured attempts can reach is above the workload's limit (20 s on a request path, 15 min in a "
         "background workload), or the attempts are unbounded or not known. Three retries from 100 ms never "
-        "wait more than 0.4 s, cap or no cap, and are not reported.",
+        "wait more than 0.4 s, cap or no cap, and are not reported. A first wait that is itself above the "
+        "limit is the author's choice, which a cap could not undo: then only growth past twice that first "
+        "wait is reported (20 min then 30 min is not; 20 min then 80 min is).",
         "Exponential growth is the point of backoff, but unbounded it soon stops being a retry: with a 100 ms "
         "base the 10th retry waits 51.2 s and the 15th over half an hour. Requests then hang far past any "
         "caller's deadline, holding resources, and recovery is noticed late.",
