@@ -224,6 +224,45 @@ TEST(TerraformSfn, AJsonencodeDefinitionIsReadWithItsPositions) {
   EXPECT_TRUE(model("main.tf", "resource \"aws_sfn_state_machine\" \"m\" {\n  definition = jsonencode({\n    States = merge(\n      local.a,\n      local.b)\n  })\n}\n").policies.empty());
 }
 
+TEST(TerraformSfn, ALocalIsReadWhereTheLocalsBlockWritesIt) {
+  const std::string tf = "locals {\n"
+                         "  retry = [{ ErrorEquals = [\"States.ALL\"], MaxAttempts = local.n }]\n"
+                         "  n     = 4\n"
+                         "  self  = local.self\n"
+                         "}\n"
+                         "resource \"aws_sfn_state_machine\" \"m\" {\n"
+                         "  definition = jsonencode({\n"
+                         "    StartAt = \"A\", States = { A = { Type = \"Task\", Resource = var.fn, Catch = local.self,\n"
+                         "      Retry = local.retry, End = true } }\n"
+                         "  })\n"
+                         "}\n";
+  FileModel m = model("main.tf", tf);
+  ASSERT_EQ(m.policies.size(), 1u);
+  ASSERT_EQ(m.policies[0].retry_on.size(), 1u);
+  EXPECT_EQ(m.policies[0].retry_on[0].where.line, 2); // in the locals block, not at `local.retry`
+  EXPECT_EQ(m.policies[0].retry_on[0].where.column, 29);
+  ASSERT_TRUE(m.policies[0].max_attempts.value.has_value()); // local.n, a local inside a local
+  EXPECT_EQ(*m.policies[0].max_attempts.value, 5); // MaxAttempts counts retries: 5 tries
+  EXPECT_EQ(m.policies[0].max_attempts.where.line, 3);
+  EXPECT_EQ(m.policies[0].max_attempts.where.column, 11);
+}
+
+TEST(TerraformSfn, LocalsThatDoubleEachLevelStayBounded) {
+  // l0 = [local.l1, local.l1], l1 = [local.l2, local.l2], …: 2^25 tokens if read out in full.
+  std::string tf = "locals {\n";
+  for (int i = 0; i < 25; ++i) tf += "  l" + std::to_string(i) + " = [local.l" + std::to_string(i + 1) + ", local.l" + std::to_string(i + 1) + "]\n";
+  tf += "  l25 = 1\n}\n"
+        "resource \"aws_sfn_state_machine\" \"m\" {\n"
+        "  definition = jsonencode({\n"
+        "    StartAt = \"A\", Bomb = local.l0, States = { A = { Type = \"Task\", Resource = var.fn,\n"
+        "      Retry = [{ ErrorEquals = [\"States.ALL\"], MaxAttempts = 2 }], End = true } }\n"
+        "  })\n"
+        "}\n";
+  FileModel m = model("main.tf", tf); // returns: the text read out stops growing past its bound
+  ASSERT_EQ(m.policies.size(), 1u);   // and the definition is still read
+  EXPECT_EQ(m.policies[0].retry_on[0].where.line, 32);
+}
+
 TEST(TerraformSfn, TheResourcesExpressTypeBoundsTheRetries) {
   const std::string def = "  definition = <<EOF\n"
                           "{\"StartAt\": \"A\", \"TimeoutSeconds\": TIMEOUT, \"States\": {\"A\": {\"Type\": \"Task\", \"Resource\": \"arn:aws:states:::lambda:invoke\",\n"

@@ -6,7 +6,9 @@
 // read as `null` padded to its length, so the JSON still parses and the columns stay.
 //
 // `definition = jsonencode({ … })` is an HCL object: it is written out as JSON token by token, each
-// token remembering its column (below), expressions read as null.
+// token remembering its column (below), expressions read as null. A value that is `local.NAME`,
+// written in a `locals` block of the same file, is read there (findings point at the shared retrier);
+// locals of the module's other files, and any other expression, stay unknown.
 //
 // The resource's `type = "EXPRESS"` (registry.terraform.io aws_sfn_state_machine: `type`, STANDARD
 // by default) makes it an Express workflow, whose executions end after 5 minutes (applyExpressLimit).
@@ -15,6 +17,7 @@
 // Functions dialect reads as it is.
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -66,19 +69,29 @@ void maskInterpolations(std::string &t) {
 // the commas HCL leaves to newlines added, trailing ones dropped, comments removed); a value that is
 // an expression (var.x, a function call, a reference) becomes null: unknown. Each output token
 // remembers the column it came from, so positions map back exactly to the token.
+// A `local.NAME` value is read where the `locals` block writes it, so its output tokens come from
+// other source lines than the ones around them: each token remembers its source line too.
 struct Translation {
+  struct Anchor {
+    int out_col, src_line, src_col; // 0-based
+  };
   std::string json;
-  // Per output line: (output column, source column) at each token start, 0-based, ascending.
-  std::vector<std::vector<std::pair<int, int>>> anchors;
-  int line0 = 0; // the source line of output line 0
+  // Per output line: the source position of each token start, by ascending output column.
+  std::vector<std::vector<Anchor>> anchors;
+  std::vector<int> line_source; // per output line, the source line it began on
 };
+
+// Where each `locals { NAME = value }` of the file writes its value: (line, column), 0-based.
+using Locals = std::map<std::string, std::pair<int, int>, std::less<>>;
 
 struct HclReader {
   const SourceFile &src;
   int line, col; // 0-based position in src
+  const Locals *locals = nullptr;
   Translation out;
-  int outLine = 0;
   bool failed = false;
+  std::vector<std::string_view> expanding;
+  size_t outLineStart = 0; // where the current output line starts in out.json // the locals being read, innermost last
 
   std::string_view rest() const { return src.line(line).substr(std::min<size_t>(col, src.line(line).size())); }
   bool atEnd() const { return line >= src.lineCount(); }
@@ -89,8 +102,9 @@ struct HclReader {
   void newline() {
     ++line, col = 0;
     out.json += '\n';
-    ++outLine;
+    outLineStart = out.json.size();
     out.anchors.emplace_back();
+    out.line_source.push_back(line);
   }
   void skipBlank() {
     while (!atEnd()) {
@@ -112,8 +126,8 @@ struct HclReader {
     }
   }
   void emit(std::string_view text, int sourceCol) {
-    int outCol = static_cast<int>(out.json.size() - (out.json.rfind('\n') == std::string::npos ? 0 : out.json.rfind('\n') + 1));
-    out.anchors.back().emplace_back(outCol, sourceCol);
+    int outCol = static_cast<int>(out.json.size() - outLineStart);
+    out.anchors.back().push_back({outCol, line, sourceCol});
     out.json += text;
   }
   // A quoted string, as written (HCL's escapes are JSON's for what definitions use).
@@ -159,8 +173,43 @@ struct HclReader {
     std::string_view t = trim(r.substr(0, i));
     const bool literal = t == "true" || t == "false" || t == "null" ||
                          (!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char d) { return std::isdigit(d) || d == '.' || d == '-'; }));
+    if (!literal && expandLocal(t, depth)) {
+      col += static_cast<int>(i);
+      return;
+    }
     emit(literal ? t : std::string_view("null"), col);
     col += static_cast<int>(i);
+  }
+  // `local.NAME` that a `locals` block of the file writes: its value, read where it is written (so
+  // findings point at the shared retrier). A local being read already (a cycle) stays unknown.
+  bool expandLocal(std::string_view t, int depth) {
+    if (!locals || t.rfind("local.", 0) != 0) return false;
+    std::string_view name = t.substr(6);
+    auto at = locals->find(name);
+    if (at == locals->end() || std::find(expanding.begin(), expanding.end(), name) != expanding.end()) return false;
+    // Locals that each use another twice double the text per level: past eight times the file's
+    // size (and 256 KiB), further locals stay unknown, so the output stays bounded.
+    if (out.json.size() > 8 * src.text().size() + (1u << 18)) return false;
+    const int savedLine = line, savedCol = col;
+    expanding.push_back(at->first);
+    line = at->second.first, col = at->second.second;
+    value(depth + 1);
+    expanding.pop_back();
+    line = savedLine, col = savedCol;
+    return !failed;
+  }
+  // An attribute name, quoted or not, as a JSON string; "" when there is none here.
+  std::string key() {
+    std::string_view r = rest();
+    if (!r.empty() && r[0] == '"') {
+      std::string_view t = stringToken();
+      col += static_cast<int>(t.size());
+      return std::string(t);
+    }
+    size_t i = 0;
+    while (i < r.size() && (std::isalnum(static_cast<unsigned char>(r[i])) || r[i] == '_' || r[i] == '-' || r[i] == '.')) ++i;
+    col += static_cast<int>(i);
+    return i == 0 ? "" : "\"" + std::string(r.substr(0, i)) + "\"";
   }
   // The members of an object or list after its opening bracket, up to `close`: HCL's optional and
   // trailing commas become JSON's, each member read by `member`.
@@ -184,26 +233,27 @@ struct HclReader {
     }
   }
   void object(int depth) {
-    members('{', '}', [&](char c) {
-      std::string_view r = rest();
-      int keyCol = col;
-      std::string key;
-      if (c == '"') {
-        std::string_view t = stringToken();
-        key = std::string(t);
-        col += static_cast<int>(t.size());
-      } else {
-        size_t i = 0;
-        while (i < r.size() && (std::isalnum(static_cast<unsigned char>(r[i])) || r[i] == '_' || r[i] == '-' || r[i] == '.')) ++i;
-        if (i == 0) return void(failed = true);
-        key = "\"" + std::string(r.substr(0, i)) + "\"";
-        col += static_cast<int>(i);
-      }
-      emit(key, keyCol);
+    members('{', '}', [&](char) {
+      const int keyCol = col;
+      std::string k = key();
+      if (k.empty() || failed) return void(failed = true);
+      emit(k, keyCol);
       char sep = peek();
       if (sep != '=' && sep != ':') return void(failed = true);
       emit(":", col++);
       value(depth + 1);
+    });
+  }
+  // The body of a `locals` block from its `{`: where each local's value starts, into `found`.
+  void localsBlock(Locals &found) {
+    members('{', '}', [&](char) {
+      std::string k = key();
+      char sep = peek();
+      if (k.size() < 3 || failed || sep != '=') return void(failed = true);
+      ++col;
+      peek();
+      found.emplace(k.substr(1, k.size() - 2), std::make_pair(line, col));
+      value(1);
     });
   }
   void list(int depth) {
@@ -214,29 +264,45 @@ struct HclReader {
 
 // The JSON of `jsonencode(` at (line, col), and where its tokens came from; nullopt when the
 // value is not one this reads.
-std::optional<Translation> translateJsonencode(const SourceFile &src, int line, int col) {
-  HclReader r{src, line, col, {}, 0, false};
-  r.out.line0 = line;
+std::optional<Translation> translateJsonencode(const SourceFile &src, int line, int col, const Locals &locals) {
+  HclReader r{src, line, col, &locals, {}, false, {}, 0};
   r.out.anchors.emplace_back();
+  r.out.line_source.push_back(line);
   if (r.peek() != '{') return std::nullopt;
   r.object(0);
   if (r.failed) return std::nullopt;
   return std::move(r.out);
 }
 
+// The file's `locals { … }` blocks (at the top level, `locals {` opening a line), by name. A block
+// this cannot read adds nothing: its locals stay unknown values.
+Locals localsOf(const SourceFile &src) {
+  Locals found;
+  for (int l = 0; l < src.lineCount(); ++l) {
+    std::string_view raw = src.line(l), v = trim(raw);
+    if (v.rfind("locals", 0) != 0 || trim(v.substr(6)) != "{") continue;
+    HclReader r{src, l, static_cast<int>(raw.find('{')), nullptr, {}, false, {}, 0};
+    r.out.anchors.emplace_back();
+    Locals block;
+    r.localsBlock(block);
+    if (!r.failed) found.merge(block);
+    if (r.line > l) l = r.line;
+  }
+  return found;
+}
+
 Span placeTranslated(const Translation &t, const FilePath &path, Span s) {
   if (!s.known() || s.line < 1 || s.line > static_cast<int>(t.anchors.size())) return s;
   const auto &a = t.anchors[s.line - 1];
   const int c0 = s.column - 1;
-  int source = c0;
+  int line = t.line_source[s.line - 1], source = c0;
   for (auto it = a.rbegin(); it != a.rend(); ++it)
-    if (it->first <= c0) {
-      source = it->second + (c0 - it->first);
+    if (it->out_col <= c0) {
+      line = it->src_line, source = it->src_col + (c0 - it->out_col);
       break;
     }
   const int width = std::max(1, s.end_line == s.line ? s.end_column - s.column : 1);
-  const int line = t.line0 + s.line;
-  return Span{path, line, source + 1, line, source + 1 + width};
+  return Span{path, line + 1, source + 1, line + 1, source + 1 + width};
 }
 
 // Where the resource starting at line `l` sets `type = "EXPRESS"` at its own level (not in a
@@ -257,6 +323,7 @@ std::string expressTypeOf(const SourceFile &src, int l) {
 }
 
 void extractText(const SourceFile &src, ExtractContext &cx) {
+  std::optional<Locals> locals; // read at the first jsonencode definition
   std::string resource; // the aws_sfn_state_machine being read, "" outside one
   std::string express;  // where it is made an Express workflow, or ""
   // The definition's policies are an Express workflow's when the resource says so.
@@ -286,7 +353,8 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     if (size_t je = line.find("jsonencode("); je != std::string_view::npos && je > eq) {
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("jsonencode(") + 11);
-      if (auto t = translateJsonencode(src, l, at))
+      if (!locals) locals = localsOf(src);
+      if (auto t = translateJsonencode(src, l, at, *locals))
         embed([&] {
           extractEmbedded(
               cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); },
