@@ -50,20 +50,15 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
       // cap prevents is the growth past that choice, so then the waits count only once the configured
       // retries more than double the first wait.
       const auto first = worstCaseWait(b, 1);
+      std::string chosen; // how the last wait compares with a first wait the file chose above the limit
       if (first && *first > limit) {
         if (*w <= *first * 2) continue;
         char times[32];
         std::snprintf(times, sizeof times, "%.3g", static_cast<double>(w->nanos) / static_cast<double>(first->nanos));
-        msg += ": with " + std::to_string(n) + (n == 1 ? " retry" : " retries") + cut + " the last waits up to " + formatDuration(*w) +
-               ", " + times + " times the first wait of " + formatDuration(*first) +
-               " the file chooses, and more than " + limitText +
-               (p.workload == Workload::Background ? ", so a failed task sits idle that long and recovery is noticed late"
-                                                    : ", and a caller that waits that long has usually given up");
-        out.report(p, b.cap.where, "cap", msg, b.cap.fix);
-        continue;
+        chosen = std::string(times) + " times the first wait of " + formatDuration(*first) + " the file chooses, and ";
       }
       msg += ": with " + std::to_string(n) + (n == 1 ? " retry" : " retries") + cut + " the last waits up to " + formatDuration(*w) +
-             ", more than " + limitText +
+             ", " + chosen + "more than " + limitText +
              (p.workload == Workload::Background ? ", so a failed task sits idle that long and recovery is noticed late"
                                                   : ", and a caller that waits that long has usually given up");
     } else {

@@ -87,11 +87,16 @@ using Locals = std::map<std::string, std::pair<int, int>, std::less<>>;
 struct HclReader {
   const SourceFile &src;
   int line, col; // 0-based position in src
-  const Locals *locals = nullptr;
+  const Locals *locals;
   Translation out;
   bool failed = false;
-  std::vector<std::string_view> expanding;
-  size_t outLineStart = 0; // where the current output line starts in out.json // the locals being read, innermost last
+  std::vector<std::string_view> expanding; // the locals being read, innermost last
+  size_t outLineStart = 0;                 // where the current output line starts in out.json
+
+  HclReader(const SourceFile &s, int l, int c, const Locals *known = nullptr) : src(s), line(l), col(c), locals(known) {
+    out.anchors.emplace_back();
+    out.line_source.push_back(l);
+  }
 
   std::string_view rest() const { return src.line(line).substr(std::min<size_t>(col, src.line(line).size())); }
   bool atEnd() const { return line >= src.lineCount(); }
@@ -265,9 +270,7 @@ struct HclReader {
 // The JSON of `jsonencode(` at (line, col), and where its tokens came from; nullopt when the
 // value is not one this reads.
 std::optional<Translation> translateJsonencode(const SourceFile &src, int line, int col, const Locals &locals) {
-  HclReader r{src, line, col, &locals, {}, false, {}, 0};
-  r.out.anchors.emplace_back();
-  r.out.line_source.push_back(line);
+  HclReader r(src, line, col, &locals);
   if (r.peek() != '{') return std::nullopt;
   r.object(0);
   if (r.failed) return std::nullopt;
@@ -281,8 +284,7 @@ Locals localsOf(const SourceFile &src) {
   for (int l = 0; l < src.lineCount(); ++l) {
     std::string_view raw = src.line(l), v = trim(raw);
     if (v.rfind("locals", 0) != 0 || trim(v.substr(6)) != "{") continue;
-    HclReader r{src, l, static_cast<int>(raw.find('{')), nullptr, {}, false, {}, 0};
-    r.out.anchors.emplace_back();
+    HclReader r(src, l, static_cast<int>(raw.find('{')));
     Locals block;
     r.localsBlock(block);
     if (!r.failed) found.merge(block);
