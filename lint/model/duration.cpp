@@ -1,16 +1,17 @@
 #include "lint/model/duration.h"
 
-#include <limits>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <vector>
 #include <cstdio>
 
 namespace retrylint {
 
 std::string formatDuration(Duration d) {
+  // Arithmetic on durations saturates (a wait doubled 98 times): say so, not "9223372036.855 s".
+  if (d.nanos == std::numeric_limits<int64_t>::max()) return "more than 292 years";
   char buf[64];
   if (d.nanos != 0 && std::llabs(d.nanos) < 1'000'000'000) {
     std::snprintf(buf, sizeof buf, "%.3f", d.millis());
