@@ -33,14 +33,15 @@ const std::function<bool(std::string_view)> headLooksLikeRetryConfig = [](std::s
 };
 
 bool isJsonPath(const std::string &path) {
-  return llvm::sys::path::extension(path).equals_insensitive(".json");
+  return llvm::sys::path::extension(path).equals_insensitive(".json") || yaml::isJsonTemplatePath(path);
 }
 
 // Files whose syntax is YAML or JSON. Other files are only read by the text dialects, except
 // a file named on the command line with an unknown extension, which is tried as YAML.
 bool isYamlOrJsonPath(const std::string &path) {
   llvm::StringRef ext = llvm::sys::path::extension(path);
-  return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json");
+  return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json") ||
+         yaml::isJsonTemplatePath(path);
 }
 
 // Strips a byte-order mark; refuses binary content. Returns false when there is nothing to read.
@@ -265,6 +266,9 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     unixBreaks[cr] = '\n';
   }
   if (!unixBreaks.empty()) text = unixBreaks;
+  const bool jsonTemplate = yaml::isJsonTemplatePath(path);
+  std::string directivesBlanked;
+  if (jsonTemplate && text.find("%{") != std::string_view::npos) text = directivesBlanked = yaml::blankTemplateDirectives(std::string(text));
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
   // Found while walking, it must also mention a retry key of the dialect it looks like (an
@@ -279,7 +283,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   // text the pre-filter drops never looks like a retry config either.
   if (options.prefilter && !mayHoldYamlRetryConfig(text)) return false;
   yaml::ConfigDocuments parsed;
-  if (!yaml::readConfigDocuments(text, isJsonPath(path), options.max_nesting, relevant, fail, parsed)) return false;
+  if (!yaml::readConfigDocuments(text, isJsonPath(path), options.max_nesting, relevant, fail, parsed, jsonTemplate)) return false;
   const yaml::Stream &docs = parsed.docs;
 
   ExtractContext cx{src, model, errors, options};

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "cli_support.h"
+#include "lint/discover/discover.h"
+#include "lint/extract/extractors.h"
 
 namespace fs = std::filesystem;
 using namespace retrylint::testing;
@@ -171,4 +173,36 @@ TEST(PreCommitBuildHook, OneBuildForParallelBatchesProgressAndFailureTail) {
   std::string progress = slurp(t.path / "a.err") + slurp(t.path / "b.err");
   EXPECT_NE(progress.find("building from source on first use"), std::string::npos) << progress;
   EXPECT_NE(progress.find("still building [1/2]"), std::string::npos) << progress;
+}
+
+// pre-commit passes a hook only the files its `files` pattern matches (Python's re.search on the
+// path): every kind of file a dialect reads must match, or a commit that breaks a Terraform state
+// machine or an NGINX site passes unseen; and files no dialect reads must not, since a file named
+// on the command line with an unknown extension is tried as YAML.
+TEST(PreCommit, HookFilesPatternMatchesEveryFileKindADialectReads) {
+  const std::string hooks = slurp(kSource / ".pre-commit-hooks.yaml");
+  const std::string pattern = firstMatch(hooks, R"(files: &retrylint-files '([^']+)')");
+  ASSERT_FALSE(pattern.empty()) << "no `files: &retrylint-files '…'` in .pre-commit-hooks.yaml";
+  const std::regex files(pattern); // ECMAScript: the pattern keeps to what it and Python's re share
+  auto sample = [](std::string_view kind) {
+    std::string k(kind);
+    if (k.size() > 2 && k.compare(k.size() - 2, 2, "/*") == 0) return "deploy/" + k.substr(0, k.size() - 1) + "example.com";
+    if (k[0] == '*') return "deploy/site" + k.substr(1);
+    if (k.size() > 2 && k.compare(k.size() - 2, 2, ".*") == 0) return "deploy/" + k.substr(0, k.size() - 1) + "prod";
+    if (k[0] == '.') return "deploy/app" + k;
+    return "deploy/" + k;
+  };
+  std::vector<std::string> paths = {"deploy/vs.yaml", "deploy/vs.yml", "sfn/flow.asl.json", "sfn/flow.asl.json.tpl",
+                                    "sfn/definition.json.tftpl", "deploy/.env"};
+  for (const retrylint::Extractor &ex : retrylint::extractors())
+    for (std::string_view kind : ex.file_kinds) paths.push_back(sample(kind));
+  for (const std::string &p : paths) {
+    ASSERT_TRUE(retrylint::hasConfigExtension(p)) << p << ": the sample of a file kind is not one retrylint reads";
+    EXPECT_TRUE(std::regex_search(p, files)) << p << " is read by retrylint but the pre-commit hooks never pass it";
+  }
+  for (const char *p : {"README.md", "src/main.py", "templates/index.html.j2", "roles/lb/templates/lb.cfg.erb",
+                        "docs/notes.txt", "package.json.bak"}) {
+    EXPECT_FALSE(retrylint::hasConfigExtension(p)) << p;
+    EXPECT_FALSE(std::regex_search(std::string(p), files)) << p << " would be passed to retrylint and tried as YAML";
+  }
 }

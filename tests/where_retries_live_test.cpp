@@ -325,3 +325,30 @@ TEST(TraefikToml, ABrokenFileIsAnErrorATemplateAndOtherTomlAreNot) {
   EXPECT_TRUE(cargo.errors.empty());
   EXPECT_EQ(cargo.policies, 0u);
 }
+
+// Walking a checkout finds what is not named like a config: a Debian-layout NGINX site named after
+// its host, and a templatefile() definition kept as `*.json.tftpl` (its `%{ }` directive lines
+// blanked, its `${}` values unknown). A JSON template that is not JSON even so is skipped quietly.
+TEST(Discovery, FindsNginxSitesAndJsonTemplatesWhileWalking) {
+  retrylint::testing::TempDir t;
+  t.write("etc/nginx/sites-enabled/shop.example.com",
+          "upstream shop { server 10.0.0.1; server 10.0.0.2; }\n"
+          "server {\n  location / {\n    proxy_next_upstream error timeout non_idempotent;\n    proxy_pass http://shop;\n  }\n}\n");
+  t.write("infra/sfn/flow.asl.json.tftpl",
+          "{\"StartAt\": \"A\", \"States\": {\"A\": {\"Type\": \"Task\", \"Resource\": \"${arn}\",\n"
+          "%{ if retry }\n"
+          "  \"Retry\": [{\"ErrorEquals\": [\"States.ALL\"], \"MaxAttempts\": 99}],\n"
+          "%{ endif }\n"
+          "  \"End\": true}}}\n");
+  t.write("infra/sfn/loop.json.tpl", "{\"StartAt\": \"A\", \"States\": {%{ for s in steps }\"${s}\": {},%{ endfor }}}\n");
+  retrylint::testing::CliRun r = retrylint::testing::runRetrylintIn(t.path.string(), "", "--format text .");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("etc/nginx/sites-enabled/shop.example.com:4:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("RL403"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("infra/sfn/flow.asl.json.tftpl:3:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("'States.ALL' retries every failure"), std::string::npos) << r.out;
+  // 99 retries doubling from 1 s: past what a duration can hold, said so rather than as a saturated number.
+  EXPECT_NE(r.out.find("the last waits up to more than 292 years"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("loop.json.tpl"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("loop.json.tpl"), std::string::npos) << r.err;
+}

@@ -207,6 +207,18 @@ TEST(UnparseableFiles, EveryDialectWithMarkersNamesItsRetryKeys) {
 
 // Discovery reads the files the dialects' descriptors name (file_kinds), and no others besides
 // YAML and JSON: a new text dialect declares its files in its own descriptor.
+// A site file is NGINX by its directory, but a README or a script kept beside the sites, quoting
+// a directive, is not read as NGINX.
+TEST(Dialects, NginxSitesAreReadByDirectoryButNotTheNotesBesideThem) {
+  const std::string site = "server {\n    location / {\n        proxy_next_upstream error timeout;\n        proxy_pass http://a;\n    }\n}\n";
+  const Extractor *ex = textExtractorFor(SourceFile("etc/nginx/sites-available/shop.example.com", site));
+  ASSERT_NE(ex, nullptr);
+  EXPECT_EQ(ex->format, "nginx");
+  EXPECT_EQ(textExtractorFor(SourceFile("etc/nginx/sites-available/README.md", site)), nullptr);
+  EXPECT_EQ(textExtractorFor(SourceFile("etc/nginx/sites-enabled/reload.sh", site)), nullptr);
+  EXPECT_EQ(textExtractorFor(SourceFile("etc/nginx/sites-enabled/default", "# no next upstream here\nserver {}\n")), nullptr);
+}
+
 TEST(Dialects, DiscoveryReadsTheFileKindsTheDescriptorsDeclare) {
   for (const Extractor &ex : extractors())
     if (ex.recogniseText) EXPECT_FALSE(ex.file_kinds.empty()) << ex.format << " reads text files but declares none";
@@ -217,6 +229,14 @@ TEST(Dialects, DiscoveryReadsTheFileKindsTheDescriptorsDeclare) {
   EXPECT_TRUE(hasConfigExtension("deploy/route.yml"));
   EXPECT_FALSE(hasConfigExtension("notes.txt"));
   EXPECT_FALSE(hasConfigExtension("src/config.go"));
+  // NGINX sites as Debian lays them out, named after the host; JSON kept as a template.
+  EXPECT_TRUE(hasConfigExtension("etc/nginx/sites-available/default"));
+  EXPECT_TRUE(hasConfigExtension("etc/nginx/sites-enabled/shop.example.com"));
+  EXPECT_TRUE(hasConfigExtension("modules/sfn/definition.asl.json.tftpl"));
+  EXPECT_TRUE(hasConfigExtension("modules/sfn/definition.json.tpl"));
+  EXPECT_FALSE(hasConfigExtension("modules/sfn/definition.tpl"));
+  EXPECT_TRUE(hasConfigExtension("etc/nginx/conf.d/proxy_params"));
+  EXPECT_FALSE(hasConfigExtension("etc/nginx/default"));
   // A file named `config` may be YAML (~/.kube/config): named on the command line, it is tried as YAML.
   EXPECT_FALSE(hasKnownNonYamlExtension("home/.kube/config"));
   EXPECT_TRUE(hasKnownNonYamlExtension("settings.ini"));

@@ -1,6 +1,7 @@
 #include "lint/discover/discover.h"
 #include "lint/extract/extractors.h"
 #include "lint/parallel.h"
+#include "lint/yaml/templates.h"
 
 #include <set>
 #include <algorithm>
@@ -30,7 +31,7 @@ bool extensionIn(std::string_view path, std::initializer_list<llvm::StringRef> e
 bool hasKnownNonYamlExtension(std::string_view path) { return isFileKindOfADialect(path, /*byExtension=*/true); }
 
 bool hasConfigExtension(std::string_view path) {
-  return extensionIn(path, {".yaml", ".yml", ".json"}) || isFileKindOfADialect(path);
+  return extensionIn(path, {".yaml", ".yml", ".json"}) || yaml::isJsonTemplatePath(path) || isFileKindOfADialect(path);
 }
 
 bool isSkippedDirectory(std::string_view dirPath) {

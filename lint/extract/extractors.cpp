@@ -69,10 +69,13 @@ bool extractOne(const yaml::Node &doc, ExtractContext &cx, int depth) {
 
 namespace {
 // A kind is an extension (".ini", compared without case), a whole name ("credentials"), a name
-// and what follows it ("Dockerfile.*": Dockerfile.prod; ".env.*": .env.local), or an ending of
-// several parts ("*.conf.template": default.conf.template).
-bool matchesKind(llvm::StringRef name, llvm::StringRef ext, std::string_view k) {
+// and what follows it ("Dockerfile.*": Dockerfile.prod; ".env.*": .env.local), an ending of
+// several parts ("*.conf.template": default.conf.template), or any file of a directory so named
+// ("sites-available/*": sites-available/example.com, as Debian's nginx package lays them out).
+bool matchesKind(llvm::StringRef path, std::string_view k) {
+  const llvm::StringRef name = llvm::sys::path::filename(path), ext = llvm::sys::path::extension(path);
   llvm::StringRef kind(k.data(), k.size());
+  if (kind.endswith("/*")) return llvm::sys::path::filename(llvm::sys::path::parent_path(path)) == kind.drop_back(2);
   if (kind.startswith("*")) return name.endswith(kind.drop_front()) && name.size() > kind.size() - 1;
   if (kind.endswith(".*")) return name.startswith(kind.drop_back()) && name.size() > kind.size() - 1;
   if (kind.startswith(".")) return ext.equals_insensitive(kind) || name == kind;
@@ -81,19 +84,17 @@ bool matchesKind(llvm::StringRef name, llvm::StringRef ext, std::string_view k) 
 } // namespace
 
 bool isFileKind(std::string_view path, const std::vector<std::string_view> &kinds) {
-  llvm::StringRef p(path.data(), path.size());
-  llvm::StringRef name = llvm::sys::path::filename(p), ext = llvm::sys::path::extension(p);
+  const llvm::StringRef p(path.data(), path.size());
   for (std::string_view k : kinds)
-    if (matchesKind(name, ext, k)) return true;
+    if (matchesKind(p, k)) return true;
   return false;
 }
 
 bool isFileKindOfADialect(std::string_view path, bool byExtension) {
-  llvm::StringRef p(path.data(), path.size());
-  llvm::StringRef name = llvm::sys::path::filename(p), ext = llvm::sys::path::extension(p);
+  const llvm::StringRef p(path.data(), path.size());
   for (const Extractor &ex : extractors())
     for (std::string_view k : ex.file_kinds)
-      if ((!byExtension || (k.substr(0, 1) == "." && k.substr(k.size() - 2) != ".*")) && matchesKind(name, ext, k)) return true;
+      if ((!byExtension || (k.substr(0, 1) == "." && k.substr(k.size() - 2) != ".*")) && matchesKind(p, k)) return true;
   return false;
 }
 

@@ -1,4 +1,4 @@
-// NGINX configuration files (nginx.conf, conf.d/*.conf, the nginx image's *.conf.template, and
+// NGINX configuration files (nginx.conf, conf.d/*.conf, the nginx image's *.conf.template, sites-available/*,
 // templates of them): the proxy_, grpc_, fastcgi_, uwsgi_ and scgi_ next_upstream directives,
 // which pass a failed request on to the next server of the upstream.
 //
@@ -25,6 +25,7 @@
 #include <map>
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Path.h>
 
 #include "lint/extract/extractors.h"
 #include "lint/extract/nginx_next_upstream.h"
@@ -38,7 +39,21 @@ constexpr std::string_view kFormat = "nginx";
 constexpr Module kModules[] = {Module::Proxy, Module::Grpc, Module::FastCGI, Module::Uwsgi, Module::Scgi};
 constexpr size_t kModuleCount = std::size(kModules);
 // The names NGINX's files and their templates go by; recognised among them by content.
-const std::vector<std::string_view> kFileKinds = {".conf", "nginx.conf.*", "*.conf.template", "*.conf.j2", "*.conf.erb", "*.conf.tmpl", "*.conf.tpl"};
+// Besides `.conf` files and their templates: the server blocks of Debian's layout, named after the
+// site (`sites-available/default`, `sites-enabled/example.com`), snippets in `conf.d` that an
+// `include conf.d/proxy_params;` names, and `.nginx`/`.vhost` files.
+const std::vector<std::string_view> kFileKinds = {".conf",       "nginx.conf.*", "*.conf.template",   "*.conf.j2",
+                                                  "*.conf.erb",  "*.conf.tmpl",  "*.conf.tpl",        ".nginx",
+                                                  ".vhost",      "sites-available/*", "sites-enabled/*", "conf.d/*"};
+// A file of those directories that is plainly something else (a README, a script, YAML) is not
+// read as NGINX even when it quotes a directive.
+bool plainlySomethingElse(llvm::StringRef path) {
+  const llvm::StringRef ext = llvm::sys::path::extension(path);
+  for (llvm::StringRef e : {".md", ".markdown", ".txt", ".rst", ".adoc", ".html", ".yaml", ".yml", ".json", ".sh", ".py",
+                            ".rb", ".go", ".js", ".ts", ".lua", ".pl", ".orig", ".rej", ".swp"})
+    if (ext.equals_insensitive(e)) return true;
+  return false;
+}
 constexpr const char *kRefused = "nginx refuses the configuration, so `nginx -t` fails and a reload keeps the old one";
 
 bool opaque(const NginxWord &w) { return w.templated || w.variable; }
@@ -333,7 +348,7 @@ private:
 // Recognised by content among the files NGINX's are named like: a line that starts with one of
 // the next_upstream directives.
 bool recogniseText(const SourceFile &src) {
-  if (!isFileKind(src.path().str(), kFileKinds)) return false;
+  if (!isFileKind(src.path().str(), kFileKinds) || plainlySomethingElse(src.path().str())) return false;
   const std::string_view t = src.text();
   for (size_t i = t.find("_next_upstream"); i != std::string_view::npos; i = t.find("_next_upstream", i + 1)) {
     size_t b = i;

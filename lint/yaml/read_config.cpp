@@ -14,7 +14,7 @@
 namespace retrylint::yaml {
 
 bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const std::function<bool()> &relevant,
-                         const ReadFailure &fail, ConfigDocuments &out) {
+                         const ReadFailure &fail, ConfigDocuments &out, bool templated) {
   // Recursive parsers must not meet a text nested beyond --max-nesting. The fast parser stops
   // at its own limit by itself; the estimate is needed before any other parser only.
   bool depthEstimated = false;
@@ -40,7 +40,7 @@ bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const
     if (!parsed) {
       std::string msg = llvm::toString(parsed.takeError());
       // A Go template of a JSON file (`*.tmpl.json`) is not JSON until rendered: not an error.
-      if (!relevant() || hasTemplateMarkers(text)) return false;
+      if (!templated && (!relevant() || hasTemplateMarkers(text))) return false;
       // A definition with `${Name}` values that a template engine fills in (SAM's
       // DefinitionSubstitutions, templatefile()): read with those values unknown.
       bool blanked = false;
@@ -51,6 +51,7 @@ bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const
         else llvm::consumeError(again.takeError());
       }
       if (!blanked) {
+        if (templated) return false;
         const JsonErrorPosition at = liftJsonErrorPosition(msg);
         fail(at.line, at.column, "invalid JSON: " + msg);
         return false;

@@ -26,8 +26,9 @@ using ReadFailure = std::function<void(int line, int column, std::string message
 // Reads `text` into `out`; false when there is nothing to analyse. A text that does not parse is
 // reported through `fail` only when `relevant()` says it was meant to be a retry config (a broken
 // Helm template or someone else's YAML is not ours to judge); it is asked at most once, and only
-// then (its scan costs as much as a parse).
+// then (its scan costs as much as a parse). `templated`: a JSON template file (isJsonTemplatePath),
+// which may not be JSON until rendered: then it is not analysed, and not an error either.
 bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const std::function<bool()> &relevant,
-                         const ReadFailure &fail, ConfigDocuments &out);
+                         const ReadFailure &fail, ConfigDocuments &out, bool templated = false);
 
 } // namespace retrylint::yaml

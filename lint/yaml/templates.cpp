@@ -1,6 +1,30 @@
 #include "lint/yaml/templates.h"
 
+#include <array>
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Path.h>
+
 namespace retrylint::yaml {
+
+bool isJsonTemplatePath(std::string_view path) {
+  const llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(path.data(), path.size()));
+  static constexpr std::array<llvm::StringLiteral, 4> kEndings = {".json.tpl", ".json.tftpl", ".json.tmpl", ".json.j2"};
+  for (llvm::StringRef e : kEndings)
+    if (name.size() > e.size() && name.endswith_insensitive(e)) return true;
+  return false;
+}
+
+std::string blankTemplateDirectives(std::string text) {
+  for (size_t open = text.find("%{"); open != std::string::npos; open = text.find("%{", open)) {
+    const size_t close = text.find('}', open + 2);
+    const size_t end = close == std::string::npos ? text.size() : close + 1;
+    for (size_t k = open; k < end; ++k)
+      if (text[k] != '\n' && text[k] != '\r') text[k] = ' ';
+    open = end;
+  }
+  return text;
+}
 
 bool hasTemplateMarkers(std::string_view text) { return text.find("{{") != std::string_view::npos; }
 

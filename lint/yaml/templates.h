@@ -24,4 +24,12 @@ bool hasJsonPlaceholders(std::string_view text);
 // substituted values read as unknown.
 std::string blankJsonPlaceholders(std::string text);
 
+// A JSON file kept as a template (`sfn.asl.json.tpl`, `definition.json.tftpl` — the name
+// Terraform's templatefile() docs recommend —, `*.json.tmpl`, `*.json.j2`): read as JSON, its
+// placeholders unknown; one that is not JSON even so is not ours to judge (no analysis error).
+bool isJsonTemplatePath(std::string_view path);
+// Terraform's template directives (`%{ if x }`, `%{ endfor }`, `%{~ … ~}`) made spaces, same
+// length and same line breaks: what is literal around them is read as it stands.
+std::string blankTemplateDirectives(std::string text);
+
 } // namespace retrylint::yaml
