@@ -243,3 +243,28 @@ TEST(DaprConsumer, ASpecWithoutKindGivesNotes) {
   for (const Finding &f : full.findings) error |= f.rule == "RL201" && f.severity == Severity::Error;
   EXPECT_TRUE(error);
 }
+
+// Terraform reads a directory as one module: a `local.NAME` that locals.tf writes is read in the
+// file that uses it (findings stay there, at the reference), and the cached result follows
+// locals.tf.
+TEST(TerraformConsumer, LocalsOfTheModulesOtherFilesAndTheCacheFollowsThem) {
+  const std::string machine = "module \"m\" {\n  source = \"./sfn\"\n  definition = jsonencode({\n    StartAt = \"A\"\n"
+                              "    States = {\n      A = {\n        Type = \"Task\"\n        Resource = \"x\"\n"
+                              "        Retry = concat(local.shared, local.own)\n        End = true\n      }\n    }\n  })\n}\n";
+  auto locals = [](int attempts) {
+    return "locals {\n  shared = [{ ErrorEquals = [\"States.ALL\"], MaxAttempts = " + std::to_string(attempts) +
+           ", JitterStrategy = \"FULL\" }]\n  own = [{ ErrorEquals = [\"E\"], MaxAttempts = 1, JitterStrategy = \"FULL\" }]\n}\n";
+  };
+  TempDir t;
+  t.write("infra/machine.tf", machine);
+  t.write("infra/locals.tf", locals(4));
+  const std::string prefix = "env -u RETRYLINT_CACHE_KEY -u RETRYLINT_CACHE_DIR XDG_CONFIG_HOME='" + (t.path / "cfg").string() + "' ";
+  const std::string args = "--cache-dir '" + (t.path / "cache").string() + "' infra/machine.tf";
+  CliRun first = runRetrylintIn(t.path.string(), prefix, args);
+  EXPECT_NE(first.out.find("infra/machine.tf:9:17:"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("retried 4 more times"), std::string::npos) << first.out;
+  EXPECT_EQ(first.out.find("locals.tf:"), std::string::npos) << first.out;
+  t.write("infra/locals.tf", locals(7));
+  CliRun second = runRetrylintIn(t.path.string(), prefix, args);
+  EXPECT_NE(second.out.find("retried 7 more times"), std::string::npos) << second.out;
+}

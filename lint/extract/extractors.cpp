@@ -214,6 +214,7 @@ bool looksLikeRetryConfig(std::string_view text, bool withRetryKey) {
 std::string extractionInputsBesides(const std::string &path, std::string_view text) {
   std::string grpc = grpcConfigInputsBesides(path);
   if (!grpc.empty()) return grpc;
+  if (std::string tf = terraformInputsBesides(path, text); !tf.empty()) return tf;
   // Only a standalone state machine definition consults a template (and only its text says so).
   if (text.find("StartAt") == std::string_view::npos) return {};
   return stepFunctionsInputsBesides(path);
@@ -222,6 +223,7 @@ std::string extractionInputsBesides(const std::string &path, std::string_view te
 std::vector<std::string> extractionInputNamesBesides(const std::string &path) {
   std::vector<std::string> names = grpcConfigInputNamesBesides(path);
   for (std::string &n : stepFunctionsInputNamesBesides(path)) names.push_back(std::move(n));
+  for (std::string &n : terraformInputNamesBesides(path)) names.push_back(std::move(n));
   return names;
 }
 

@@ -72,11 +72,13 @@ void applyExpressLimit(RetryPolicy &p, const std::string &express);
 std::string extractionInputsBesides(const std::string &path, std::string_view text);
 std::string grpcConfigInputsBesides(const std::string &path);     // lint/extract/grpc_service_config.cpp
 std::string stepFunctionsInputsBesides(const std::string &path);  // lint/extract/step_functions.cpp
+std::string terraformInputsBesides(const std::string &path, std::string_view text); // lint/extract/terraform_sfn.cpp: the module's locals
 // The names (relative to the file's directory) of those other files, for a file at `path`: what
 // `retrylint review` writes beside the base's version of the file so both sides read alike.
 std::vector<std::string> extractionInputNamesBesides(const std::string &path);
 std::vector<std::string> grpcConfigInputNamesBesides(const std::string &path);
 std::vector<std::string> stepFunctionsInputNamesBesides(const std::string &path);
+std::vector<std::string> terraformInputNamesBesides(const std::string &path);
 
 // Whether some dialect's file_kinds name this file (discovery reads it, besides YAML and JSON);
 // `byExtension`: only the kinds that are extensions (a file named `config` may be YAML).

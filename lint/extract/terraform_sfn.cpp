@@ -8,7 +8,13 @@
 // `definition = jsonencode({ … })` is an HCL object: it is written out as JSON token by token, each
 // token remembering its column (below), expressions read as null. A value that is `local.NAME`,
 // written in a `locals` block of the same file, is read there (findings point at the shared retrier);
-// locals of the module's other files, and any other expression, stay unknown.
+// one written in another `.tf` file of the directory (Terraform's module: `locals.tf`) is read too,
+// its findings pointing at the reference in the file read. `concat(local.a, local.b)` of such lists
+// is their members in one list. Any other expression stays unknown.
+//
+// Besides `resource "aws_sfn_state_machine"`'s `definition`, a `module` block's input named for a
+// definition (`definition` of terraform-aws-modules/step-functions, a repository's own
+// `state_machine_definition`) is read the same way, with the module's `type = "EXPRESS"`.
 //
 // The resource's `type = "EXPRESS"` (registry.terraform.io aws_sfn_state_machine: `type`, STANDARD
 // by default) makes it an Express workflow, whose executions end after 5 minutes (applyExpressLimit).
@@ -17,20 +23,29 @@
 // Functions dialect reads as it is.
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <map>
 #include <optional>
 #include <vector>
 
 #include "lint/extract/embedded.h"
 #include "lint/extract/extractors.h"
+#include "lint/io/posix.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/Path.h>
 
 namespace retrylint {
 namespace {
 
 constexpr std::string_view kFormat = "terraform-sfn";
 
+// A resource, or a module given a definition (its `StartAt` in the file).
 bool recogniseText(const SourceFile &src) {
-  return isFileKind(src.path().str(), {".tf"}) && src.text().find("aws_sfn_state_machine") != std::string_view::npos;
+  if (!isFileKind(src.path().str(), {".tf"})) return false;
+  const std::string_view t = src.text();
+  return t.find("aws_sfn_state_machine") != std::string_view::npos ||
+         (t.find("module") != std::string_view::npos && t.find("StartAt") != std::string_view::npos);
 }
 
 std::string_view trim(std::string_view s) {
@@ -81,25 +96,32 @@ struct Translation {
   std::vector<int> line_source; // per output line, the source line it began on
 };
 
-// Where each `locals { NAME = value }` of the file writes its value: (line, column), 0-based.
-using Locals = std::map<std::string, std::pair<int, int>, std::less<>>;
+// Where each `locals { NAME = value }` of the module writes its value: the file (the one read, or
+// another `.tf` file of its directory), line and column, 0-based.
+struct LocalAt {
+  const SourceFile *file;
+  int line, col;
+};
+using Locals = std::map<std::string, LocalAt, std::less<>>;
 
 struct HclReader {
   const SourceFile &src;
-  int line, col; // 0-based position in src
+  const SourceFile *at;           // the file being read: src, or the file of a local read from elsewhere
+  int line, col;                  // 0-based position in *at
+  std::optional<std::pair<int, int>> pin; // while reading another file's local: the reference in src
   const Locals *locals;
   Translation out;
   bool failed = false;
   std::vector<std::string_view> expanding; // the locals being read, innermost last
   size_t outLineStart = 0;                 // where the current output line starts in out.json
 
-  HclReader(const SourceFile &s, int l, int c, const Locals *known = nullptr) : src(s), line(l), col(c), locals(known) {
+  HclReader(const SourceFile &s, int l, int c, const Locals *known = nullptr) : src(s), at(&s), line(l), col(c), locals(known) {
     out.anchors.emplace_back();
     out.line_source.push_back(l);
   }
 
-  std::string_view rest() const { return src.line(line).substr(std::min<size_t>(col, src.line(line).size())); }
-  bool atEnd() const { return line >= src.lineCount(); }
+  std::string_view rest() const { return at->line(line).substr(std::min<size_t>(col, at->line(line).size())); }
+  bool atEnd() const { return line >= at->lineCount(); }
   char peek() {
     skipBlank();
     return atEnd() ? '\0' : rest()[0];
@@ -109,7 +131,7 @@ struct HclReader {
     out.json += '\n';
     outLineStart = out.json.size();
     out.anchors.emplace_back();
-    out.line_source.push_back(line);
+    out.line_source.push_back(pin ? pin->first : line);
   }
   void skipBlank() {
     while (!atEnd()) {
@@ -132,7 +154,9 @@ struct HclReader {
   }
   void emit(std::string_view text, int sourceCol) {
     int outCol = static_cast<int>(out.json.size() - outLineStart);
-    out.anchors.back().push_back({outCol, line, sourceCol});
+    // Findings stay in the file read: what another file's local writes points at its reference.
+    if (pin) out.anchors.back().push_back({outCol, pin->first, pin->second});
+    else out.anchors.back().push_back({outCol, line, sourceCol});
     out.json += text;
   }
   // A quoted string, as written (HCL's escapes are JSON's for what definitions use).
@@ -168,6 +192,7 @@ struct HclReader {
         if (nest == 0) break;
         --nest;
       } else if (d == ',' && nest == 0) break;
+      else if (d == '#' || (d == '/' && i + 1 < r.size() && r[i + 1] == '/')) break; // a comment ends the line
       else if (d == '"') {
         size_t j = i + 1;
         while (j < r.size() && r[j] != '"') j += r[j] == '\\' ? 2 : 1;
@@ -178,7 +203,7 @@ struct HclReader {
     std::string_view t = trim(r.substr(0, i));
     const bool literal = t == "true" || t == "false" || t == "null" ||
                          (!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char d) { return std::isdigit(d) || d == '.' || d == '-'; }));
-    if (!literal && expandLocal(t, depth)) {
+    if (!literal && (expandLocal(t, depth) || expandConcat(t, depth))) {
       col += static_cast<int>(i);
       return;
     }
@@ -188,20 +213,76 @@ struct HclReader {
   // `local.NAME` that a `locals` block of the file writes: its value, read where it is written (so
   // findings point at the shared retrier). A local being read already (a cycle) stays unknown.
   bool expandLocal(std::string_view t, int depth) {
-    if (!locals || t.rfind("local.", 0) != 0) return false;
+    const Locals::value_type *local = readableLocal(t);
+    if (!local) return false;
+    within(*local, [&] { value(depth + 1); });
+    return !failed;
+  }
+  // The local `t` names (`local.NAME`) when it can be read here: written in the module, not being
+  // read already (a cycle), and within the output's bound.
+  const Locals::value_type *readableLocal(std::string_view t) const {
+    t = trim(t);
+    if (!locals || t.rfind("local.", 0) != 0) return nullptr;
     std::string_view name = t.substr(6);
-    auto at = locals->find(name);
-    if (at == locals->end() || std::find(expanding.begin(), expanding.end(), name) != expanding.end()) return false;
+    auto it = locals->find(name);
+    if (it == locals->end() || std::find(expanding.begin(), expanding.end(), name) != expanding.end()) return nullptr;
     // Locals that each use another twice double the text per level: past eight times the file's
     // size (and 256 KiB), further locals stay unknown, so the output stays bounded.
-    if (out.json.size() > 8 * src.text().size() + (1u << 18)) return false;
+    if (out.json.size() > 8 * src.text().size() + (1u << 18)) return nullptr;
+    return &*it;
+  }
+  // Reads at the local's value with `read`, then comes back.
+  template <class Read> void within(const Locals::value_type &local, Read &&read) {
+    const SourceFile *savedAt = at;
     const int savedLine = line, savedCol = col;
-    expanding.push_back(at->first);
-    line = at->second.first, col = at->second.second;
-    value(depth + 1);
+    const auto savedPin = pin;
+    if (local.second.file != &src && !pin) pin = std::make_pair(line, col);
+    expanding.push_back(local.first);
+    at = local.second.file, line = local.second.line, col = local.second.col;
+    read();
     expanding.pop_back();
-    line = savedLine, col = savedCol;
-    return !failed;
+    at = savedAt, line = savedLine, col = savedCol, pin = savedPin;
+  }
+  // `concat(local.a, local.b, …)` of lists the module's locals write (a shared retrier and a
+  // state's own): one list of their members. Any other argument leaves the value unknown.
+  bool expandConcat(std::string_view t, int depth) {
+    if (!locals || t.rfind("concat(", 0) != 0 || t.back() != ')') return false;
+    std::vector<const Locals::value_type *> args;
+    std::string_view inner = t.substr(7, t.size() - 8);
+    for (size_t b = 0; b <= inner.size();) {
+      size_t e = inner.find(',', b);
+      if (e == std::string_view::npos) e = inner.size();
+      const Locals::value_type *local = readableLocal(inner.substr(b, e - b));
+      if (!local) return false;
+      const LocalAt &w = local->second;
+      std::string_view v = w.file->line(w.line);
+      if (static_cast<size_t>(w.col) >= v.size() || v[w.col] != '[') return false;
+      args.push_back(local);
+      b = e + 1;
+    }
+    if (args.empty()) return false;
+    emit("[", col);
+    bool first = true;
+    for (const Locals::value_type *local : args) {
+      within(*local, [&] {
+        ++col; // the list's `[`
+        while (!failed) {
+          char c = peek();
+          if (atEnd()) return void(failed = true);
+          if (c == ']') return void(++col);
+          if (c == ',') {
+            ++col;
+            continue;
+          }
+          if (!first) out.json += ',';
+          first = false;
+          value(depth + 1);
+        }
+      });
+      if (failed) return false;
+    }
+    emit("]", col);
+    return true;
   }
   // An attribute name, quoted or not, as a JSON string; "" when there is none here.
   std::string key() {
@@ -257,7 +338,7 @@ struct HclReader {
       if (k.size() < 3 || failed || sep != '=') return void(failed = true);
       ++col;
       peek();
-      found.emplace(k.substr(1, k.size() - 2), std::make_pair(line, col));
+      found.emplace(k.substr(1, k.size() - 2), LocalAt{at, line, col});
       value(1);
     });
   }
@@ -277,10 +358,10 @@ std::optional<Translation> translateJsonencode(const SourceFile &src, int line, 
   return std::move(r.out);
 }
 
-// The file's `locals { … }` blocks (at the top level, `locals {` opening a line), by name. A block
-// this cannot read adds nothing: its locals stay unknown values.
-Locals localsOf(const SourceFile &src) {
-  Locals found;
+// The file's `locals { … }` blocks (at the top level, `locals {` opening a line), by name, added to
+// `found` (a name already there stays). A block this cannot read adds nothing: its locals stay
+// unknown values.
+void addLocalsOf(const SourceFile &src, Locals &found) {
   for (int l = 0; l < src.lineCount(); ++l) {
     std::string_view raw = src.line(l), v = trim(raw);
     if (v.rfind("locals", 0) != 0 || trim(v.substr(6)) != "{") continue;
@@ -290,7 +371,22 @@ Locals localsOf(const SourceFile &src) {
     if (!r.failed) found.merge(block);
     if (r.line > l) l = r.line;
   }
-  return found;
+}
+
+// The other `.tf` files of a module's directory that may write locals: Terraform reads the
+// directory as one module, so `local.NAME` may be written in `locals.tf`. At most this many files
+// of at most this size are consulted (a module has a handful).
+constexpr size_t kMaxModuleFiles = 64;
+constexpr size_t kMaxModuleFileBytes = 1 << 20;
+
+std::vector<std::pair<std::string, std::string>> moduleFilesWithLocals(const std::string &path) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string &name : io::siblingNames(path, ".tf", kMaxModuleFiles)) {
+    bool found = false;
+    std::string text = io::readSibling(path, name, kMaxModuleFileBytes, &found);
+    if (found && text.find("locals") != std::string::npos) out.emplace_back(name, std::move(text));
+  }
+  return out;
 }
 
 Span placeTranslated(const Translation &t, const FilePath &path, Span s) {
@@ -326,7 +422,22 @@ std::string expressTypeOf(const SourceFile &src, int l) {
 
 void extractText(const SourceFile &src, ExtractContext &cx) {
   std::optional<Locals> locals; // read at the first jsonencode definition
-  std::string resource; // the aws_sfn_state_machine being read, "" outside one
+  std::deque<SourceFile> moduleFiles; // the module's other files that write locals, while they are read
+  auto readLocals = [&] {
+    locals.emplace();
+    addLocalsOf(src, *locals); // the file's own first
+    if (src.text().find("local.") == std::string_view::npos) return;
+    for (auto &[name, text] : moduleFilesWithLocals(src.path().str())) {
+      llvm::SmallString<256> p(llvm::sys::path::parent_path(src.path().str()));
+      llvm::sys::path::append(p, name);
+      addLocalsOf(moduleFiles.emplace_back(p.str().str(), std::move(text)), *locals);
+    }
+  };
+  // The block being read: an aws_sfn_state_machine resource, or a module given a definition (such
+  // as terraform-aws-modules/step-functions' `definition`, or a module of the repository's own
+  // taking `state_machine_definition`); "" outside one.
+  std::string resource;
+  bool module = false;
   std::string express;  // where it is made an Express workflow, or ""
   // The definition's policies are an Express workflow's when the resource says so.
   auto embed = [&](auto &&read) {
@@ -338,8 +449,18 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   };
   for (int l = 0; l < src.lineCount(); ++l) {
     std::string_view line = trim(src.line(l));
+    if (src.line(l).rfind("module", 0) == 0 && line.size() > 7 && (line[6] == ' ' || line[6] == '"')) {
+      size_t q1 = line.find('"'), q2 = q1 == std::string_view::npos ? q1 : line.find('"', q1 + 1);
+      resource = q2 == std::string_view::npos ? "(unnamed)" : std::string(line.substr(q1 + 1, q2 - q1 - 1));
+      module = true;
+      express = expressTypeOf(src, l);
+      continue;
+    }
+    for (const char *top : {"data", "locals", "output", "variable", "terraform", "provider"})
+      if (src.line(l).rfind(top, 0) == 0) resource.clear();
     if (line.rfind("resource", 0) == 0) {
       resource.clear();
+      module = false;
       express.clear();
       size_t a = line.find("\"aws_sfn_state_machine\"");
       if (a != std::string_view::npos) {
@@ -349,18 +470,25 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       }
       continue;
     }
-    if (resource.empty() || line.rfind("definition", 0) != 0) continue;
+    if (resource.empty()) continue;
     size_t eq = line.find('='), hd = line.find("<<");
     if (eq == std::string_view::npos) continue;
+    // The attribute: `definition` of the resource; for a module, any input named for a definition.
+    const std::string_view attribute = trim(line.substr(0, eq));
+    if (module ? attribute.find("definition") == std::string_view::npos ||
+                     !std::all_of(attribute.begin(), attribute.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; })
+               : attribute != "definition")
+      continue;
+    const std::string label = (module ? "module." : "aws_sfn_state_machine.") + resource + " " + std::string(attribute);
+    const std::string anchor = (module ? "terraform/module/" : "terraform/aws_sfn_state_machine/") + resource;
     if (size_t je = line.find("jsonencode("); je != std::string_view::npos && je > eq) {
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("jsonencode(") + 11);
-      if (!locals) locals = localsOf(src);
+      if (!locals) readLocals();
       if (auto t = translateJsonencode(src, l, at, *locals))
         embed([&] {
           extractEmbedded(
-              cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); },
-              "aws_sfn_state_machine." + resource + " definition", "terraform/aws_sfn_state_machine/" + resource);
+              cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); }, label, anchor);
         });
       continue;
     }
@@ -392,14 +520,25 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     }
     maskInterpolations(text);
     embed([&] {
-      extractEmbedded(cx, text, /*json=*/true, first, static_cast<int>(strip), "aws_sfn_state_machine." + resource + " definition",
-                      "terraform/aws_sfn_state_machine/" + resource);
+      extractEmbedded(cx, text, /*json=*/true, first, static_cast<int>(strip), label, anchor);
     });
     l = last;
   }
 }
 
 } // namespace
+
+std::string terraformInputsBesides(const std::string &path, std::string_view text) {
+  if (!llvm::StringRef(path).endswith(".tf") || text.find("local.") == std::string_view::npos) return {};
+  std::string out;
+  for (const auto &[name, t] : moduleFilesWithLocals(path)) out += name + '\0' + t + '\0';
+  return out;
+}
+
+std::vector<std::string> terraformInputNamesBesides(const std::string &path) {
+  if (!llvm::StringRef(path).endswith(".tf")) return {};
+  return io::siblingNames(path, ".tf", kMaxModuleFiles);
+}
 
 namespace {
 const Extractor &terraformSfnExtractor() {

@@ -1,5 +1,6 @@
 #include "lint/io/posix.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 
@@ -74,6 +76,24 @@ std::string readSibling(const std::string &path, const std::string &name, size_t
     text.clear();
   ::close(fd);
   return text;
+}
+
+std::vector<std::string> siblingNames(const std::string &path, const std::string &ending, size_t maxFiles) {
+  std::vector<std::string> names;
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(path));
+  if (dir.empty()) dir = ".";
+  const llvm::StringRef own = llvm::sys::path::filename(path);
+  std::error_code ec;
+  // Not recursive, links not followed; a directory this cannot read gives no names.
+  for (llvm::sys::fs::directory_iterator it(dir, ec, /*follow_symlinks=*/false), end; !ec && it != end; it.increment(ec)) {
+    const llvm::StringRef name = llvm::sys::path::filename(it->path());
+    if (name == own || !name.endswith(ending) || it->type() != llvm::sys::fs::file_type::regular_file) continue;
+    names.push_back(name.str());
+    if (names.size() > 4 * maxFiles) break; // a directory of thousands: enough to choose from
+  }
+  std::sort(names.begin(), names.end());
+  if (names.size() > maxFiles) names.resize(maxFiles);
+  return names;
 }
 
 } // namespace retrylint::io

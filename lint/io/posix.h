@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace retrylint::io {
 
@@ -16,6 +17,10 @@ bool readFd(int fd, size_t size, std::string &out);
 // fstat), at most `maxBytes`. Empty, and *found false, when any of that fails. For the few files
 // an extractor consults besides the one it reads (a BUILD.bazel, a SAM template).
 std::string readSibling(const std::string &path, const std::string &name, size_t maxBytes, bool *found);
+// The names of the regular files (no links) beside `path` whose names end with `ending`, `path`'s
+// own excluded, sorted; at most `maxFiles` (the first ones by name). For a Terraform module, whose
+// directory is one unit.
+std::vector<std::string> siblingNames(const std::string &path, const std::string &ending, size_t maxFiles);
 // Writes all of `data`; false (errno set) on an error.
 bool writeFd(int fd, std::string_view data);
 // Fills `out` from getrandom(); false when the kernel gives none.
