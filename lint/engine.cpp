@@ -266,9 +266,6 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     unixBreaks[cr] = '\n';
   }
   if (!unixBreaks.empty()) text = unixBreaks;
-  const bool jsonTemplate = yaml::isJsonTemplatePath(path);
-  std::string directivesBlanked;
-  if (jsonTemplate && text.find("%{") != std::string_view::npos) text = directivesBlanked = yaml::blankTemplateDirectives(std::string(text));
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
   // Found while walking, it must also mention a retry key of the dialect it looks like (an
@@ -283,7 +280,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   // text the pre-filter drops never looks like a retry config either.
   if (options.prefilter && !mayHoldYamlRetryConfig(text)) return false;
   yaml::ConfigDocuments parsed;
-  if (!yaml::readConfigDocuments(text, isJsonPath(path), options.max_nesting, relevant, fail, parsed, jsonTemplate)) return false;
+  if (!yaml::readConfigDocuments(text, isJsonPath(path), options.max_nesting, relevant, fail, parsed, yaml::isJsonTemplatePath(path))) return false;
   const yaml::Stream &docs = parsed.docs;
 
   ExtractContext cx{src, model, errors, options};

@@ -41,12 +41,12 @@ namespace {
 constexpr std::string_view kFormat = "terraform-sfn";
 
 // A resource, or a module given a definition (its `StartAt` in the file).
-bool recogniseText(const SourceFile &src) {
-  if (!isFileKind(src.path().str(), {".tf"})) return false;
-  const std::string_view t = src.text();
+bool holdsDefinition(std::string_view t) {
   return t.find("aws_sfn_state_machine") != std::string_view::npos ||
          (t.find("module") != std::string_view::npos && t.find("StartAt") != std::string_view::npos);
 }
+
+bool recogniseText(const SourceFile &src) { return isFileKind(src.path().str(), {".tf"}) && holdsDefinition(src.text()); }
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -375,16 +375,23 @@ void addLocalsOf(const SourceFile &src, Locals &found) {
 
 // The other `.tf` files of a module's directory that may write locals: Terraform reads the
 // directory as one module, so `local.NAME` may be written in `locals.tf`. At most this many files
-// of at most this size are consulted (a module has a handful).
+// of at most this size, and this much in all, are consulted (a module has a handful), and only for
+// a file that uses a local.
 constexpr size_t kMaxModuleFiles = 64;
 constexpr size_t kMaxModuleFileBytes = 1 << 20;
+constexpr size_t kMaxModuleBytes = 4 << 20;
 
-std::vector<std::pair<std::string, std::string>> moduleFilesWithLocals(const std::string &path) {
+std::vector<std::pair<std::string, std::string>> moduleFilesWithLocals(const std::string &path, std::string_view text) {
   std::vector<std::pair<std::string, std::string>> out;
+  if (text.find("local.") == std::string_view::npos) return out;
+  size_t total = 0;
   for (const std::string &name : io::siblingNames(path, ".tf", kMaxModuleFiles)) {
     bool found = false;
-    std::string text = io::readSibling(path, name, kMaxModuleFileBytes, &found);
-    if (found && text.find("locals") != std::string::npos) out.emplace_back(name, std::move(text));
+    std::string t = io::readSibling(path, name, std::min(kMaxModuleFileBytes, kMaxModuleBytes - total), &found);
+    if (!found || t.find("locals") == std::string::npos) continue;
+    total += t.size();
+    out.emplace_back(name, std::move(t));
+    if (total >= kMaxModuleBytes) break;
   }
   return out;
 }
@@ -426,8 +433,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   auto readLocals = [&] {
     locals.emplace();
     addLocalsOf(src, *locals); // the file's own first
-    if (src.text().find("local.") == std::string_view::npos) return;
-    for (auto &[name, text] : moduleFilesWithLocals(src.path().str())) {
+    for (auto &[name, text] : moduleFilesWithLocals(src.path().str(), src.text())) {
       llvm::SmallString<256> p(llvm::sys::path::parent_path(src.path().str()));
       llvm::sys::path::append(p, name);
       addLocalsOf(moduleFiles.emplace_back(p.str().str(), std::move(text)), *locals);
@@ -529,9 +535,10 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
 } // namespace
 
 std::string terraformInputsBesides(const std::string &path, std::string_view text) {
-  if (!llvm::StringRef(path).endswith(".tf") || text.find("local.") == std::string_view::npos) return {};
+  // Only what extractText reads: the module's locals, for a file holding a definition.
+  if (!llvm::StringRef(path).endswith(".tf") || !holdsDefinition(text)) return {};
   std::string out;
-  for (const auto &[name, t] : moduleFilesWithLocals(path)) out += name + '\0' + t + '\0';
+  for (const auto &[name, t] : moduleFilesWithLocals(path, text)) out += name + '\0' + t + '\0';
   return out;
 }
 

@@ -15,6 +15,10 @@ namespace retrylint::yaml {
 
 bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const std::function<bool()> &relevant,
                          const ReadFailure &fail, ConfigDocuments &out, bool templated) {
+  if (templated && text.find("%{") != std::string_view::npos) {
+    out.template_text = blankTemplateDirectives(std::string(text));
+    text = out.template_text;
+  }
   // Recursive parsers must not meet a text nested beyond --max-nesting. The fast parser stops
   // at its own limit by itself; the estimate is needed before any other parser only.
   bool depthEstimated = false;

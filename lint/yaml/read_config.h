@@ -18,6 +18,7 @@ struct ConfigDocuments {
   // made spaces, a template with its expressions masked (same lengths, so positions stay exact).
   // Filled in place: a ConfigDocuments is not moved once read.
   std::string json_text, masked_text;
+  std::string template_text; // a JSON template with its `%{ … }` directives blanked
 };
 
 // Where reading failed, and why ("invalid YAML: …"); line and column 1-based, 0 when unknown.
@@ -27,7 +28,8 @@ using ReadFailure = std::function<void(int line, int column, std::string message
 // reported through `fail` only when `relevant()` says it was meant to be a retry config (a broken
 // Helm template or someone else's YAML is not ours to judge); it is asked at most once, and only
 // then (its scan costs as much as a parse). `templated`: a JSON template file (isJsonTemplatePath),
-// which may not be JSON until rendered: then it is not analysed, and not an error either.
+// which may not be JSON until rendered: its `%{ … }` directives are blanked first, and one that is
+// still not JSON is not analysed, and not an error either.
 bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const std::function<bool()> &relevant,
                          const ReadFailure &fail, ConfigDocuments &out, bool templated = false);
 
