@@ -70,9 +70,18 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
         if ((w = worstCaseWait(b, k)) && *w > limit) break;
       if (k > kSearch || !w) continue;
       const bool unbounded = p.max_attempts.known() && !p.max_attempts.value;
-      msg += std::string(unbounded ? " and no limit on the retries" : " and a retry count this file does not bound") +
-             ": from the " + ordinal(k) + " retry on, each waits more than " + limitText + " (the " + ordinal(k) + " up to " +
-             formatDuration(*w) + "), and the waits keep growing into minutes and hours";
+      if (!unbounded) {
+        // A count the file leaves to a variable or template: whether the waits get long depends on
+        // a number it does not show (a Terraform variable that defaults to 3), so advice.
+        msg += " and a retry count this file does not show: should it reach " + std::to_string(k) + ", the " + ordinal(k) +
+               " retry waits up to " + formatDuration(*w) + ", more than " + limitText + ", and later ones longer";
+        Reporter advice = out;
+        advice.capSeverity(Severity::Note);
+        advice.report(p, b.cap.where, "cap", msg, b.cap.fix);
+        continue;
+      }
+      msg += " and no limit on the retries: from the " + ordinal(k) + " retry on, each waits more than " + limitText + " (the " +
+             ordinal(k) + " up to " + formatDuration(*w) + "), and the waits keep growing into minutes and hours";
     }
     out.report(p, b.cap.where, "cap", msg, b.cap.fix);
   }

@@ -10,7 +10,11 @@
 // written in a `locals` block of the same file, is read there (findings point at the shared retrier);
 // one written in another `.tf` file of the directory (Terraform's module: `locals.tf`) is read too,
 // its findings pointing at the reference in the file read. `concat(local.a, local.b)` of such lists
-// is their members in one list. Any other expression stays unknown.
+// is their members in one list, `merge({ … }, local.states)` of objects the file writes their
+// members in one object (any other argument, `var.x` or a `for`, leaves the merge unknown), and a
+// key computed by an expression (`(var.name) = …`) names nothing known. Any other expression stays
+// unknown, read past to its end however many lines it takes (a call, a `for`, a heredoc).
+// A definition written `local.NAME`, whose local is `jsonencode({ … })`, is read where the local is.
 //
 // Besides `resource "aws_sfn_state_machine"`'s `definition`, a `module` block's input named for a
 // definition (`definition` of terraform-aws-modules/step-functions, a repository's own
@@ -182,9 +186,33 @@ struct HclReader {
       col += static_cast<int>(t.size());
       return;
     }
+    if (r.rfind("merge(", 0) == 0 && mergeCall(depth)) return;
     // A number, true/false/null, or an expression: read to the end of the value at this depth.
-    size_t i = 0;
     int nest = 0;
+    size_t i = scanExpression(r, nest);
+    std::string_view t = trim(r.substr(0, i));
+    if (nest > 0 || t.rfind("<<", 0) == 0) {
+      // An expression that goes on over the next lines (a function call, a `for`, a heredoc):
+      // unknown, and read past.
+      emit("null", col);
+      col += static_cast<int>(i);
+      if (nest > 0) skipOpen(nest);
+      else skipHeredoc(t);
+      return;
+    }
+    const bool literal = t == "true" || t == "false" || t == "null" ||
+                         (!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char d) { return std::isdigit(d) || d == '.' || d == '-'; }));
+    if (!literal && (expandLocal(t, depth) || expandConcat(t, depth))) {
+      col += static_cast<int>(i);
+      return;
+    }
+    emit(literal ? t : std::string_view("null"), col);
+    col += static_cast<int>(i);
+  }
+  // How far the expression at the start of `r` goes on this line: up to a `,` or a closing bracket
+  // at its own depth, or a comment; `nest` is left with the brackets still open at the line's end.
+  static size_t scanExpression(std::string_view r, int &nest) {
+    size_t i = 0;
     while (i < r.size()) {
       char d = r[i];
       if (d == '(' || d == '[' || d == '{') ++nest;
@@ -200,15 +228,88 @@ struct HclReader {
       }
       ++i;
     }
-    std::string_view t = trim(r.substr(0, i));
-    const bool literal = t == "true" || t == "false" || t == "null" ||
-                         (!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char d) { return std::isdigit(d) || d == '.' || d == '-'; }));
-    if (!literal && (expandLocal(t, depth) || expandConcat(t, depth))) {
-      col += static_cast<int>(i);
-      return;
+    return i;
+  }
+  // Past the rest of an expression whose `nest` brackets are still open at the end of this line.
+  void skipOpen(int nest) {
+    while (nest > 0 && !failed) {
+      if (line + 1 >= at->lineCount()) return void(failed = true);
+      newline();
+      std::string_view r = rest();
+      size_t i = scanExpression(r, nest);
+      if (nest == 0) col = static_cast<int>(i);
     }
-    emit(literal ? t : std::string_view("null"), col);
-    col += static_cast<int>(i);
+  }
+  // Past a heredoc `<<EOF` or `<<-EOF` started on this line: up to its marker alone on a line.
+  void skipHeredoc(std::string_view opener) {
+    std::string_view marker = trim(opener.substr(2));
+    if (!marker.empty() && marker.front() == '-') marker.remove_prefix(1);
+    const std::string m(marker);
+    while (!failed) {
+      if (line + 1 >= at->lineCount()) return void(failed = true);
+      newline();
+      if (trim(rest()) == m) return void(col = static_cast<int>(at->line(line).size()));
+    }
+  }
+  // `merge(a, b, …)` of objects the file writes (`{ … }`, or `local.NAME` whose value is one): one
+  // object of their members, as Terraform merges them (developer.hashicorp.com/terraform/language/
+  // functions/merge). Any other argument (`var.x`, a `for`, a call) leaves the value unknown: its
+  // members could be any. Reads past the call either way; false only when it cannot.
+  bool mergeCall(int depth) {
+    const Mark m = mark();
+    const int startLine = line, startCol = col;
+    col += 6;
+    emit("{", startCol);
+    bool first = true, known = true;
+    while (known && !failed) {
+      char c = peek();
+      if (atEnd()) return false;
+      if (c == ')') {
+        emit("}", col++);
+        return true;
+      }
+      if (c == ',') {
+        ++col;
+        continue;
+      }
+      if (c == '{') {
+        objectMembers(depth, first);
+        continue;
+      }
+      std::string_view r = rest();
+      size_t e = 0;
+      while (e < r.size() && (std::isalnum(static_cast<unsigned char>(r[e])) || r[e] == '_' || r[e] == '.' || r[e] == '-')) ++e;
+      const Locals::value_type *local = readableLocal(r.substr(0, e));
+      const LocalAt *w = local ? &local->second : nullptr;
+      if (!w || static_cast<size_t>(w->col) >= w->file->line(w->line).size() || w->file->line(w->line)[w->col] != '{') {
+        known = false;
+        break;
+      }
+      col += static_cast<int>(e);
+      within(*local, [&] { objectMembers(depth, first); });
+    }
+    if (failed) return false;
+    // Unknown: the call is read past and stands for null.
+    rewind(m);
+    line = startLine, col = startCol;
+    emit("null", col);
+    int nest = 0;
+    std::string_view r = rest();
+    col += static_cast<int>(scanExpression(r, nest));
+    if (nest > 0) skipOpen(nest);
+    return !failed;
+  }
+  // Where the output stands, to go back to.
+  struct Mark {
+    size_t json, lineStart, lines, anchorsOnLine;
+  };
+  Mark mark() const { return {out.json.size(), outLineStart, out.anchors.size(), out.anchors.back().size()}; }
+  void rewind(const Mark &m) {
+    out.json.resize(m.json);
+    outLineStart = m.lineStart;
+    out.anchors.resize(m.lines);
+    out.line_source.resize(m.lines);
+    out.anchors.back().resize(m.anchorsOnLine);
   }
   // `local.NAME` that a `locals` block of the file writes: its value, read where it is written (so
   // findings point at the shared retrier). A local being read already (a cycle) stays unknown.
@@ -287,6 +388,27 @@ struct HclReader {
   // An attribute name, quoted or not, as a JSON string; "" when there is none here.
   std::string key() {
     std::string_view r = rest();
+    if (!r.empty() && r[0] == '(') {
+      // A key computed by an expression, `(var.name) = …`: its text (objectMembers leaves the member out).
+      size_t i = 0;
+      for (int nest = 0; i < r.size(); ++i) {
+        if (r[i] == '"') {
+          for (++i; i < r.size() && r[i] != '"'; i += r[i] == '\\' ? 2 : 1) {}
+          continue;
+        }
+        nest += r[i] == '(' ? 1 : r[i] == ')' ? -1 : 0;
+        if (nest == 0) break;
+      }
+      if (i >= r.size()) return "";
+      ++i;
+      std::string k = "\"";
+      for (char d : trim(r.substr(0, i))) {
+        if (d == '"' || d == '\\') k += '\\';
+        k += d;
+      }
+      col += static_cast<int>(i);
+      return k + "\"";
+    }
     if (!r.empty() && r[0] == '"') {
       std::string_view t = stringToken();
       col += static_cast<int>(t.size());
@@ -319,8 +441,29 @@ struct HclReader {
     }
   }
   void object(int depth) {
-    members('{', '}', [&](char) {
+    emit("{", col);
+    bool first = true;
+    objectMembers(depth, first);
+    if (!failed) emit("}", col - 1);
+  }
+  // The members of the object whose `{` is here, up to its `}`, written into the object being
+  // output (`first` says whether it has a member yet): an object of its own, or one merge() makes.
+  void objectMembers(int depth, bool &first) {
+    ++col;
+    while (!failed) {
+      char c = peek();
+      if (atEnd()) return void(failed = true);
+      if (c == '}') return void(++col);
+      if (c == ',') {
+        ++col;
+        continue;
+      }
+      const Mark before = mark();
+      const bool wasFirst = first;
+      if (!first) out.json += ',';
+      first = false;
       const int keyCol = col;
+      const bool computed = c == '(';
       std::string k = key();
       if (k.empty() || failed) return void(failed = true);
       emit(k, keyCol);
@@ -328,7 +471,10 @@ struct HclReader {
       if (sep != '=' && sep != ':') return void(failed = true);
       emit(":", col++);
       value(depth + 1);
-    });
+      // A member whose key an expression computes (`(var.name) = …`) is read past and left out:
+      // whatever it holds is under a name the file does not show.
+      if (computed && !failed) rewind(before), first = wasFirst;
+    }
   }
   // The body of a `locals` block from its `{`: where each local's value starts, into `found`.
   void localsBlock(Locals &found) {
@@ -354,6 +500,23 @@ std::optional<Translation> translateJsonencode(const SourceFile &src, int line, 
   HclReader r(src, line, col, &locals);
   if (r.peek() != '{') return std::nullopt;
   r.object(0);
+  if (r.failed) return std::nullopt;
+  return std::move(r.out);
+}
+
+// The JSON of a definition written `local.NAME` at (line, col), where the module's locals write
+// `NAME = jsonencode({ … })`: read there, as translateJsonencode reads it in place.
+std::optional<Translation> translateLocalJsonencode(const SourceFile &src, int line, int col, std::string_view ref, const Locals &locals) {
+  HclReader r(src, line, col, &locals);
+  const Locals::value_type *local = r.readableLocal(ref);
+  if (!local) return std::nullopt;
+  const LocalAt &w = local->second;
+  if (w.file->line(w.line).substr(w.col).rfind("jsonencode(", 0) != 0) return std::nullopt;
+  r.within(*local, [&] {
+    r.col += 11;
+    if (r.peek() != '{') return void(r.failed = true);
+    r.object(0);
+  });
   if (r.failed) return std::nullopt;
   return std::move(r.out);
 }
@@ -492,6 +655,21 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       const int at = static_cast<int>(raw.find("jsonencode(") + 11);
       if (!locals) readLocals();
       if (auto t = translateJsonencode(src, l, at, *locals))
+        embed([&] {
+          extractEmbedded(
+              cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); }, label, anchor);
+        });
+      continue;
+    }
+    if (std::string_view v = trim(line.substr(eq + 1)); v.rfind("local.", 0) == 0) {
+      // A definition the module's locals write (`definition = local.machine`).
+      size_t e = 6;
+      while (e < v.size() && (std::isalnum(static_cast<unsigned char>(v[e])) || v[e] == '_' || v[e] == '-')) ++e;
+      v = v.substr(0, e);
+      if (!locals) readLocals();
+      std::string_view raw = src.line(l);
+      const int at = static_cast<int>(raw.find("local.", raw.find('=')));
+      if (auto t = translateLocalJsonencode(src, l, at, v, *locals))
         embed([&] {
           extractEmbedded(
               cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); }, label, anchor);
