@@ -254,7 +254,7 @@ struct HclReader {
   // `merge(a, b, …)` of objects the file writes (`{ … }`, or `local.NAME` whose value is one): one
   // object of their members, as Terraform merges them (developer.hashicorp.com/terraform/language/
   // functions/merge). Any other argument (`var.x`, a `for`, a call) leaves the value unknown: its
-  // members could be any. Reads past the call either way; false only when it cannot.
+  // members could be any; then false, and nothing read.
   bool mergeCall(int depth) {
     const Mark m = mark();
     const int startLine = line, startCol = col;
@@ -263,7 +263,7 @@ struct HclReader {
     bool first = true, known = true;
     while (known && !failed) {
       char c = peek();
-      if (atEnd()) return false;
+      if (atEnd()) break;
       if (c == ')') {
         emit("}", col++);
         return true;
@@ -288,16 +288,10 @@ struct HclReader {
       col += static_cast<int>(e);
       within(*local, [&] { objectMembers(depth, first); });
     }
-    if (failed) return false;
-    // Unknown: the call is read past and stands for null.
+    // Unknown: back to the call, which value() reads past as an expression.
     rewind(m);
     line = startLine, col = startCol;
-    emit("null", col);
-    int nest = 0;
-    std::string_view r = rest();
-    col += static_cast<int>(scanExpression(r, nest));
-    if (nest > 0) skipOpen(nest);
-    return !failed;
+    return false;
   }
   // Where the output stands, to go back to.
   struct Mark {
@@ -366,19 +360,10 @@ struct HclReader {
     bool first = true;
     for (const Locals::value_type *local : args) {
       within(*local, [&] {
-        ++col; // the list's `[`
-        while (!failed) {
-          char c = peek();
-          if (atEnd()) return void(failed = true);
-          if (c == ']') return void(++col);
-          if (c == ',') {
-            ++col;
-            continue;
-          }
-          if (!first) out.json += ',';
-          first = false;
+        membersInto(']', first, [&](char) {
           value(depth + 1);
-        }
+          return true;
+        });
       });
       if (failed) return false;
     }
@@ -389,7 +374,8 @@ struct HclReader {
   std::string key() {
     std::string_view r = rest();
     if (!r.empty() && r[0] == '(') {
-      // A key computed by an expression, `(var.name) = …`: its text (objectMembers leaves the member out).
+      // A key computed by an expression, `(var.name) = …`: read past (objectMembers leaves the
+      // member out).
       size_t i = 0;
       for (int nest = 0; i < r.size(); ++i) {
         if (r[i] == '"') {
@@ -400,14 +386,8 @@ struct HclReader {
         if (nest == 0) break;
       }
       if (i >= r.size()) return "";
-      ++i;
-      std::string k = "\"";
-      for (char d : trim(r.substr(0, i))) {
-        if (d == '"' || d == '\\') k += '\\';
-        k += d;
-      }
-      col += static_cast<int>(i);
-      return k + "\"";
+      col += static_cast<int>(i + 1);
+      return "\"(computed)\"";
     }
     if (!r.empty() && r[0] == '"') {
       std::string_view t = stringToken();
@@ -419,41 +399,15 @@ struct HclReader {
     col += static_cast<int>(i);
     return i == 0 ? "" : "\"" + std::string(r.substr(0, i)) + "\"";
   }
-  // The members of an object or list after its opening bracket, up to `close`: HCL's optional and
-  // trailing commas become JSON's, each member read by `member`.
-  template <class Member> void members(char open, char close, Member &&member) {
-    emit(std::string_view(&open, 1), col++);
-    bool first = true;
-    while (!failed) {
-      char c = peek();
-      if (atEnd()) return void(failed = true);
-      if (c == close) {
-        emit(std::string_view(&close, 1), col++);
-        return;
-      }
-      if (c == ',') {
-        ++col;
-        continue;
-      }
-      if (!first) out.json += ',';
-      first = false;
-      member(c);
-    }
-  }
-  void object(int depth) {
-    emit("{", col);
-    bool first = true;
-    objectMembers(depth, first);
-    if (!failed) emit("}", col - 1);
-  }
-  // The members of the object whose `{` is here, up to its `}`, written into the object being
-  // output (`first` says whether it has a member yet): an object of its own, or one merge() makes.
-  void objectMembers(int depth, bool &first) {
+  // The members of the object or list whose opening bracket is here, up to `close`, written into
+  // the one being output (`first`: whether it has a member yet): HCL's optional and trailing commas
+  // become JSON's, each member read by `member`, which returns false to leave it out.
+  template <class Member> void membersInto(char close, bool &first, Member &&member) {
     ++col;
     while (!failed) {
       char c = peek();
       if (atEnd()) return void(failed = true);
-      if (c == '}') return void(++col);
+      if (c == close) return void(++col);
       if (c == ',') {
         ++col;
         continue;
@@ -462,34 +416,60 @@ struct HclReader {
       const bool wasFirst = first;
       if (!first) out.json += ',';
       first = false;
+      if (!member(c) && !failed) rewind(before), first = wasFirst;
+    }
+  }
+  // An object or list of its own: its brackets and members.
+  template <class Member> void members(char open, char close, Member &&member) {
+    emit(std::string_view(&open, 1), col);
+    bool first = true;
+    membersInto(close, first, member);
+    if (!failed) emit(std::string_view(&close, 1), col - 1);
+  }
+  void object(int depth) {
+    bool first = true;
+    emit("{", col);
+    objectMembers(depth, first);
+    if (!failed) emit("}", col - 1);
+  }
+  // The members of the object whose `{` is here, into the object being output: an object of its
+  // own, or the one merge() makes. A member whose key an expression computes (`(var.name) = …`) is
+  // read past and left out: whatever it holds is under a name the file does not show.
+  void objectMembers(int depth, bool &first) {
+    membersInto('}', first, [&](char c) {
       const int keyCol = col;
-      const bool computed = c == '(';
       std::string k = key();
-      if (k.empty() || failed) return void(failed = true);
-      emit(k, keyCol);
-      char sep = peek();
-      if (sep != '=' && sep != ':') return void(failed = true);
+      char sep = k.empty() || failed ? '\0' : (emit(k, keyCol), peek());
+      if (sep != '=' && sep != ':') {
+        failed = true;
+        return false;
+      }
       emit(":", col++);
       value(depth + 1);
-      // A member whose key an expression computes (`(var.name) = …`) is read past and left out:
-      // whatever it holds is under a name the file does not show.
-      if (computed && !failed) rewind(before), first = wasFirst;
-    }
+      return c != '(';
+    });
   }
   // The body of a `locals` block from its `{`: where each local's value starts, into `found`.
   void localsBlock(Locals &found) {
     members('{', '}', [&](char) {
       std::string k = key();
       char sep = peek();
-      if (k.size() < 3 || failed || sep != '=') return void(failed = true);
+      if (k.size() < 3 || failed || sep != '=') {
+        failed = true;
+        return false;
+      }
       ++col;
       peek();
       found.emplace(k.substr(1, k.size() - 2), LocalAt{at, line, col});
       value(1);
+      return true;
     });
   }
   void list(int depth) {
-    members('[', ']', [&](char) { value(depth + 1); });
+    members('[', ']', [&](char) {
+      value(depth + 1);
+      return true;
+    });
   }
 
 };
@@ -616,6 +596,13 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       for (size_t i = from; i < cx.model.policies.size(); ++i)
         if (cx.model.policies[i].format == "aws-step-functions") applyExpressLimit(cx.model.policies[i], express);
   };
+  // A jsonencode() definition written out as JSON, its findings placed at the HCL tokens.
+  auto embedTranslation = [&](const std::optional<Translation> &t, const std::string &label, const std::string &anchor) {
+    if (!t) return;
+    embed([&] {
+      extractEmbedded(cx, t->json, /*json=*/true, [&](Span s) { return placeTranslated(*t, src.path(), s); }, label, anchor);
+    });
+  };
   for (int l = 0; l < src.lineCount(); ++l) {
     std::string_view line = trim(src.line(l));
     if (src.line(l).rfind("module", 0) == 0 && line.size() > 7 && (line[6] == ' ' || line[6] == '"')) {
@@ -654,11 +641,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("jsonencode(") + 11);
       if (!locals) readLocals();
-      if (auto t = translateJsonencode(src, l, at, *locals))
-        embed([&] {
-          extractEmbedded(
-              cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); }, label, anchor);
-        });
+      embedTranslation(translateJsonencode(src, l, at, *locals), label, anchor);
       continue;
     }
     if (std::string_view v = trim(line.substr(eq + 1)); v.rfind("local.", 0) == 0) {
@@ -669,11 +652,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       if (!locals) readLocals();
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("local.", raw.find('=')));
-      if (auto t = translateLocalJsonencode(src, l, at, v, *locals))
-        embed([&] {
-          extractEmbedded(
-              cx, t->json, /*json=*/true, [&, tr = *t](Span s) { return placeTranslated(tr, src.path(), s); }, label, anchor);
-        });
+      embedTranslation(translateLocalJsonencode(src, l, at, v, *locals), label, anchor);
       continue;
     }
     if (hd == std::string_view::npos || hd < eq) continue;
