@@ -14,18 +14,27 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (!method) continue;
     const Condition *first = nullptr;
     std::string list;
+    bool refusalsOnly = true; // every such condition a status the server sends to refuse
     for (const Condition &c : p.retry_on) {
       if (!c.may_have_been_processed) continue;
       if (!first) first = &c;
       list += (list.empty() ? "" : ", ") + c.text;
+      refusalsOnly = refusalsOnly && !c.refusal_why.empty();
     }
     if (!first) continue;
     // Where the method comes from: a route's match, or the setting that lets it through.
     const std::string from = method->source.empty() ? "matched at line " + std::to_string(method->where.line) : method->source;
-    std::string msg = method->value + " requests (" + from + ") are retried on " + list + " with no idempotency key: " + first->why_processed +
-                      ", so one user action can run " +
-                      (p.exactRetries() ? "up to " + std::to_string(p.retries() + 1) + " times" : std::string("several times")) +
-                      " (a second payment, a duplicate order)";
+    const std::string runs = "one user action can run " +
+                             (p.exactRetries() ? "up to " + std::to_string(p.retries() + 1) + " times" : std::string("several times")) +
+                             " (a second payment, a duplicate order)";
+    const std::string head = method->value + " requests (" + from + ") are retried on " + list + " with no idempotency key: ";
+    if (refusalsOnly) { // what the replay costs rests on what stands between, which no file shows: advice
+      Reporter advice = out;
+      advice.capSeverity(Severity::Note);
+      advice.report(p, first->where.known() ? first->where : p.where, "nonIdempotent", head + first->refusal_why + "; there " + runs);
+      continue;
+    }
+    const std::string msg = head + first->why_processed + ", so " + runs;
     out.report(p, first->where.known() ? first->where : p.where, "nonIdempotent", msg);
   }
 }
@@ -40,7 +49,10 @@ extern const Rule kRL403 = {
         "marked non-idempotent) and retries on conditions after which the first attempt may already have "
         "taken effect: timeouts (408, 504, DEADLINE_EXCEEDED, per-try timeouts), `5xx`, `gateway-error`, "
         "`reset`, INTERNAL, UNKNOWN — with no idempotency key in evidence (an `Idempotency-Key` header match). "
-        "Conditions where nothing was sent (connect-failure, refused-stream, reset-before-request) are safe.",
+        "Conditions where nothing was sent (connect-failure, refused-stream, reset-before-request) are safe. "
+        "Where the only such condition is a 503 that NGINX (`http_503`) or HAProxy (`retry-on 503`) takes "
+        "from the server itself, which sends it to refuse a request, the finding is a note: only a proxy "
+        "between them (a mesh sidecar) answers 503 after the request was processed.",
         "A timeout does not say whether the server acted. Retrying a payment capture or a stock reservation "
         "after the first attempt succeeded but its answer was lost runs it twice. Istio retried 503s on POSTs "
         "by default until istio/istio#50506 (a double payout) made it stop.",

@@ -29,6 +29,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include "lint/extract/extractors.h"
+#include "lint/model/status_codes.h"
 
 namespace retrylint {
 namespace {
@@ -344,6 +345,9 @@ private:
     }
     if (auto c = code(w)) {
       p.retry_on.push_back(httpStatusCondition(*c, Origin::Written, where));
+      // "503: retry when the server replied with a 503 status" (HAProxy configuration manual,
+      // retry-on): the server's own answer; HAProxy's own failures are the keywords.
+      if (*c == 503) p.retry_on.back().refusal_why = refusedBeforeProcessing("HAProxy");
       return true;
     }
     for (const Keyword &k : kWords)

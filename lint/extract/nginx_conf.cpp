@@ -30,6 +30,7 @@
 #include "lint/extract/extractors.h"
 #include "lint/extract/nginx_next_upstream.h"
 #include "lint/extract/nginx_syntax.h"
+#include "lint/model/status_codes.h"
 
 namespace retrylint {
 namespace {
@@ -290,6 +291,9 @@ private:
         if (v == "http_403" || v == "http_404")
           p.retry_on.back().failover_why = "the servers of the upstream hold different content: NGINX passes a " + v.substr(5) +
                                            " on without counting it as the server failing";
+        // NGINX's http_503 is "a server returned a response with the code 503": the upstream
+        // server's own answer (NGINX's own failures are `error`/`timeout`).
+        if (v == "http_503") p.retry_on.back().refusal_why = refusedBeforeProcessing("NGINX");
       }
       if (next->words.size() < 2) return;
       if (nonIdempotent) nginx::addNonIdempotentMethods(p, nonIdempotentAt);

@@ -144,6 +144,10 @@ struct Condition {
   // A permanent failure passed on to another server that may not share it (NGINX's http_404 over
   // an upstream whose servers need not hold the same files): why, for messages; RL401 is then advice.
   std::string failover_why;
+  // A status the server itself sends to refuse a request before acting on it (NGINX's http_503,
+  // HAProxy's 503: the upstream server's own answer), which only a proxy between the two sends after
+  // the request was processed: why, for messages; RL403 is then advice when every condition is one.
+  std::string refusal_why;
   Origin origin = Origin::Written;
   Span where;
 };

@@ -70,6 +70,11 @@ bool httpCodeMayHaveBeenProcessed(int code) {
   return code >= 500 && code <= 599 && code != 501 && code != 505;
 }
 
+std::string refusedBeforeProcessing(const std::string &by) {
+  return "a 503 the server itself answers means it refused the request before acting on it, but a proxy between " + by +
+         " and the server (a mesh sidecar, a load balancer) can answer 503 after the request was processed";
+}
+
 bool httpCodeInRange(int code) { return code >= 100 && code <= 599; }
 
 } // namespace retrylint

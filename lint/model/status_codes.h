@@ -25,6 +25,10 @@ bool grpcCodeMayHaveBeenProcessed(int code);
 bool httpCodeIsPermanent(int code);
 // An HTTP status after which the server may have processed the request (408, 5xx but 501/505).
 bool httpCodeMayHaveBeenProcessed(int code);
+// Why a 503 that the server itself answers says the request was refused, not processed (RFC 9110
+// section 15.6.4: "currently unable to handle the request"), for a proxy (`by`: "NGINX") that
+// passes on only its upstream servers' own answers. Set as Condition::refusal_why.
+std::string refusedBeforeProcessing(const std::string &by);
 // A code that exists as an HTTP status (100..599).
 bool httpCodeInRange(int code);
 
