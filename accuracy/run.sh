@@ -30,6 +30,7 @@ checkout() { # name repo commit
   if [ -f "$dir/.accuracy-commit" ] && [ "$(cat "$dir/.accuracy-commit")" = "$commit" ]; then return; fi
   rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
   local mirror=${ACCURACY_MIRRORS:-}/${repo/\//+}/repo
+  [ -d "$mirror/.git" ] && mirror=$mirror/.git # a mirror kept as a work tree
   if [ -n "${ACCURACY_MIRRORS:-}" ] && [ -d "$mirror" ]; then
     # A mirror may lack some large blobs: copy what it has, and list what it lacks.
     git --git-dir="$mirror" archive --format=tar "$commit" 2>/dev/null | tar -x -C "$dir.tmp" 2>/dev/null || {

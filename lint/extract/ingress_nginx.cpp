@@ -24,6 +24,7 @@
 
 #include "lint/extract/extractors.h"
 #include "lint/extract/nginx_next_upstream.h"
+#include "lint/model/status_codes.h"
 
 namespace retrylint {
 namespace {
@@ -61,6 +62,17 @@ std::optional<std::string> scalar(const ExtractContext &cx, const yaml::Node &an
   return v->Scalar();
 }
 
+// What Traefik's ingress-nginx provider, which accepts any http_NNN, makes of a word ingress-nginx
+// refuses: a permanent 4xx is then passed on to the next endpoint, where it fails the same way.
+std::string traefikTakes(const std::string &word) {
+  if (word.rfind("http_", 0) != 0) return "";
+  const std::string digits = word.substr(5);
+  const bool code = digits.size() == 3 && std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (code && httpCodeIsPermanent(std::stoi(digits)))
+    return " (Traefik's ingress-nginx provider accepts any http_NNN: there a " + digits + ", a permanent failure, is passed on to the next endpoint and fails the same way)";
+  return " (Traefik's ingress-nginx provider accepts any http_NNN)";
+}
+
 void extract(const yaml::Node &doc, ExtractContext &cx) {
   const ObjectMeta meta = objectMeta(doc);
   const yaml::Node ann = *get(*get(doc, "metadata"), "annotations");
@@ -92,7 +104,7 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
       Span where = cx.tokenSpan(*n, i, word.size());
       if (!validatorAccepts(word)) {
         cx.problem(where, "proxy-next-upstream condition '" + word + "' is none of error, timeout, invalid_header, http_500, http_502, http_503, http_504, http_403, http_404, http_429, non_idempotent, off: " +
-                              kRejected + (word.rfind("http_", 0) == 0 ? " (Traefik's ingress-nginx provider accepts any http_NNN)" : ""),
+                              kRejected + traefikTakes(word),
                    anchor + "/" + word);
         // Traefik's provider takes it: true for ingress-nginx only, a level lower.
         cx.model.problems.back().one_consumer = word.rfind("http_", 0) == 0;
