@@ -27,15 +27,15 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     const std::string runs = "one user action can run " +
                              (p.exactRetries() ? "up to " + std::to_string(p.retries() + 1) + " times" : std::string("several times")) +
                              " (a second payment, a duplicate order)";
+    const Span at = first->where.known() ? first->where : p.where;
     const std::string head = method->value + " requests (" + from + ") are retried on " + list + " with no idempotency key: ";
     if (refusalsOnly) { // what the replay costs rests on what stands between, which no file shows: advice
       Reporter advice = out;
       advice.capSeverity(Severity::Note);
-      advice.report(p, first->where.known() ? first->where : p.where, "nonIdempotent", head + first->refusal_why + "; there " + runs);
+      advice.report(p, at, "nonIdempotent", head + first->refusal_why + "; there " + runs);
       continue;
     }
-    const std::string msg = head + first->why_processed + ", so " + runs;
-    out.report(p, first->where.known() ? first->where : p.where, "nonIdempotent", msg);
+    out.report(p, at, "nonIdempotent", head + first->why_processed + ", so " + runs);
   }
 }
 

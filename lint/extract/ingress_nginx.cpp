@@ -22,6 +22,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <llvm/ADT/StringRef.h>
+
 #include "lint/extract/extractors.h"
 #include "lint/extract/nginx_next_upstream.h"
 #include "lint/model/status_codes.h"
@@ -65,11 +67,11 @@ std::optional<std::string> scalar(const ExtractContext &cx, const yaml::Node &an
 // What Traefik's ingress-nginx provider, which accepts any http_NNN, makes of a word ingress-nginx
 // refuses: a permanent 4xx is then passed on to the next endpoint, where it fails the same way.
 std::string traefikTakes(const std::string &word) {
-  if (word.rfind("http_", 0) != 0) return "";
-  const std::string digits = word.substr(5);
-  const bool code = digits.size() == 3 && std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); });
-  if (code && httpCodeIsPermanent(std::stoi(digits)))
-    return " (Traefik's ingress-nginx provider accepts any http_NNN: there a " + digits + ", a permanent failure, is passed on to the next endpoint and fails the same way)";
+  llvm::StringRef digits(word);
+  if (!digits.consume_front("http_")) return "";
+  unsigned code = 0;
+  if (digits.size() == 3 && !digits.getAsInteger(10, code) && httpCodeIsPermanent(static_cast<int>(code)))
+    return " (Traefik's ingress-nginx provider accepts any http_NNN: there a " + digits.str() + ", a permanent failure, is passed on to the next endpoint and fails the same way)";
   return " (Traefik's ingress-nginx provider accepts any http_NNN)";
 }
 
