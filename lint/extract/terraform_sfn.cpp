@@ -1,4 +1,5 @@
-// Step Functions state machines in Terraform: `resource "aws_sfn_state_machine"` whose `definition`
+// Step Functions state machines in Terraform: `resource "aws_sfn_state_machine"` (or, in the older
+// spelling Terraform still accepts, `resource aws_sfn_state_machine name`) whose `definition`
 // is a heredoc (`<<EOF` … `EOF`, or `<<-EOF` with its common indentation removed, as Terraform reads
 // them: developer.hashicorp.com/terraform/language/expressions/strings#heredoc-strings). The heredoc
 // holds the Amazon States Language JSON, read by the Step Functions dialect where it stands.
@@ -56,6 +57,33 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
   return s;
+}
+
+// A block's labels, from the text after its keyword up to its `{`: quoted (`"aws_sfn_state_machine"
+// "sfn"`) or bare identifiers (`aws_sfn_state_machine sfn`, which Terraform still accepts:
+// developer.hashicorp.com/terraform/language/syntax/configuration#blocks, "block labels").
+std::vector<std::string_view> blockLabels(std::string_view rest) {
+  std::vector<std::string_view> labels;
+  size_t i = 0;
+  while (i < rest.size()) {
+    const char c = rest[i];
+    if (c == ' ' || c == '\t') {
+      ++i;
+    } else if (c == '"') {
+      const size_t close = rest.find('"', i + 1);
+      if (close == std::string_view::npos) break;
+      labels.push_back(rest.substr(i + 1, close - i - 1));
+      i = close + 1;
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t e = i;
+      while (e < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[e])) || rest[e] == '_' || rest[e] == '-')) ++e;
+      labels.push_back(rest.substr(i, e - i));
+      i = e;
+    } else {
+      break; // `{`, or anything a label cannot be
+    }
+  }
+  return labels;
 }
 
 // `${ … }` outside JSON strings, as `null` and blanks of the same length.
@@ -606,22 +634,21 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   for (int l = 0; l < src.lineCount(); ++l) {
     std::string_view line = trim(src.line(l));
     if (src.line(l).rfind("module", 0) == 0 && line.size() > 7 && (line[6] == ' ' || line[6] == '"')) {
-      size_t q1 = line.find('"'), q2 = q1 == std::string_view::npos ? q1 : line.find('"', q1 + 1);
-      resource = q2 == std::string_view::npos ? "(unnamed)" : std::string(line.substr(q1 + 1, q2 - q1 - 1));
+      const std::vector<std::string_view> labels = blockLabels(line.substr(6));
+      resource = labels.empty() ? "(unnamed)" : std::string(labels[0]);
       module = true;
       express = expressTypeOf(src, l);
       continue;
     }
     for (const char *top : {"data", "locals", "output", "variable", "terraform", "provider"})
       if (src.line(l).rfind(top, 0) == 0) resource.clear();
-    if (line.rfind("resource", 0) == 0) {
+    if (line.rfind("resource", 0) == 0 && line.size() > 9 && (line[8] == ' ' || line[8] == '\t' || line[8] == '"')) {
       resource.clear();
       module = false;
       express.clear();
-      size_t a = line.find("\"aws_sfn_state_machine\"");
-      if (a != std::string_view::npos) {
-        size_t q1 = line.find('"', a + 23), q2 = q1 == std::string_view::npos ? q1 : line.find('"', q1 + 1);
-        resource = q2 == std::string_view::npos ? "(unnamed)" : std::string(line.substr(q1 + 1, q2 - q1 - 1));
+      const std::vector<std::string_view> labels = blockLabels(line.substr(8));
+      if (!labels.empty() && labels[0] == "aws_sfn_state_machine") {
+        resource = labels.size() > 1 ? std::string(labels[1]) : "(unnamed)";
         express = expressTypeOf(src, l);
       }
       continue;
