@@ -266,6 +266,11 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
     unixBreaks[cr] = '\n';
   }
   if (!unixBreaks.empty()) text = unixBreaks;
+  // A JSON template's `${name}` placeholders that templatefile() calls beside it fill with literals
+  // are read as those values (same length: positions stay).
+  std::string filled;
+  if (yaml::isJsonTemplatePath(path) && yaml::hasJsonPlaceholders(text))
+    if (auto values = terraformTemplateValues(path); !values.empty()) text = filled = yaml::fillJsonPlaceholders(std::string(text), values);
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
   // Found while walking, it must also mention a retry key of the dialect it looks like (an

@@ -3,6 +3,7 @@
 // skipped, never an error (exit 2) that would block every chart commit.
 #include <gtest/gtest.h>
 
+#include "lint/extract/extractors.h"
 #include "lint/yaml/templates.h"
 #include "tests/cli_support.h"
 
@@ -34,7 +35,10 @@ TEST(Templates, UnreadableTemplatesAndTemplatedValuesAreNoErrors) {
   t.write("values.yaml", "apiVersion: networking.istio.io/v1beta1\nkind: VirtualService\nmetadata: {name: a}\nspec:\n"
                          "  hosts: [a]\n  http:\n  - retries:\n      attempts: \"{{ .Values.attempts }}\"\n"
                          "      perTryTimeout: \"{{ .Values.perTry }}\"\n    route: [{destination: {host: a}}]\n");
-  CliRun r = runRetrylintIn(t.path.string(), "", "garbage.yaml svc.tmpl.json values.yaml");
+  // A Helm chart's named templates: a `.tpl` that is not JSON is no error, named or found.
+  t.write("templates/_helpers.tpl", "{{- define \"app.name\" -}}\n{{ .Chart.Name | trunc 63 }}\n{{- end }}\n"
+                                    "{{/* retries: {\"MaxAttempts\": ${n}} */}}\n");
+  CliRun r = runRetrylintIn(t.path.string(), "", "garbage.yaml svc.tmpl.json values.yaml templates/_helpers.tpl");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(withoutSummary(r.err), "");
   // The same broken text without template markers is still an error.
@@ -52,4 +56,29 @@ TEST(JsonPlaceholders, BlankedOutsideStringsOnlyAndSameLength) {
   EXPECT_EQ(out, R"({"Resource": "${Fn}", "TimeoutSeconds": null      , "N": null, "S": "a \" ${x}"})");
   // An unclosed placeholder is left as it is (the JSON error then names it).
   EXPECT_EQ(yaml::blankJsonPlaceholders("{\"a\": ${b"), "{\"a\": ${b");
+}
+
+TEST(JsonPlaceholders, FilledWithKnownValuesSameLength) {
+  const std::string in = R"({"MaxAttempts": ${ MAX }, "IntervalSeconds": ${I}, "N": ${unknown}, "S": "${MAX}"})";
+  const std::string out = yaml::fillJsonPlaceholders(in, {{"MAX", "3"}, {"I", "12345"}});
+  ASSERT_EQ(out.size(), in.size());
+  // `${I}` is four characters: a five-character value does not fit and stays a placeholder.
+  EXPECT_EQ(out, R"({"MaxAttempts": 3       , "IntervalSeconds": ${I}, "N": ${unknown}, "S": "${MAX}"})");
+}
+
+// templatefile() calls beside a template (or one directory up) give its placeholders literal
+// values; a variable two calls give differently, or any expression, stays unknown, and a call
+// whose variables are not a literal map makes every placeholder unknown.
+TEST(TerraformTemplatefile, LiteralVariablesOfTheCallsNamingTheTemplate) {
+  TempDir t;
+  t.write("tpl/flow.tftpl", "{}");
+  t.write("main.tf", "resource \"aws_sfn_state_machine\" \"a\" {\n  definition = templatefile(\"${path.module}/tpl/flow.tftpl\", {\n"
+                     "    A = 2, B = \"3\" # a comment, B\n    C = var.c\n    D = 1\n    \"E\" = true\n  })\n}\n"
+                     "resource \"aws_sfn_state_machine\" \"b\" {\n  definition = templatefile(\"./tpl/flow.tftpl\", { A = 2, D = 4 })\n}\n"
+                     "locals { other = templatefile(\"${path.module}/tpl/other.tftpl\", { A = 9 }) }\n");
+  auto values = terraformTemplateValues((t.path / "tpl/flow.tftpl").string());
+  EXPECT_EQ(values, (std::map<std::string, std::string>{{"A", "2"}, {"B", "3"}, {"E", "true"}}));
+
+  t.write("tpl/flow.tf", "locals { x = templatefile(\"${path.module}/flow.tftpl\", merge(local.base, { A = 2 })) }\n");
+  EXPECT_TRUE(terraformTemplateValues((t.path / "tpl/flow.tftpl").string()).empty());
 }

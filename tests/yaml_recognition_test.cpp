@@ -234,7 +234,10 @@ TEST(Dialects, DiscoveryReadsTheFileKindsTheDescriptorsDeclare) {
   EXPECT_TRUE(hasConfigExtension("etc/nginx/sites-enabled/shop.example.com"));
   EXPECT_TRUE(hasConfigExtension("modules/sfn/definition.asl.json.tftpl"));
   EXPECT_TRUE(hasConfigExtension("modules/sfn/definition.json.tpl"));
-  EXPECT_FALSE(hasConfigExtension("modules/sfn/definition.tpl"));
+  // templatefile() reads any name: a `.tpl` or `.tftpl` is read as JSON, skipped quietly when it is not.
+  EXPECT_TRUE(hasConfigExtension("modules/sfn/definition.tpl"));
+  EXPECT_TRUE(hasConfigExtension("modules/sfn/states.tftpl"));
+  EXPECT_FALSE(hasConfigExtension("modules/sfn/definition.txt"));
   EXPECT_TRUE(hasConfigExtension("etc/nginx/conf.d/proxy_params"));
   EXPECT_FALSE(hasConfigExtension("etc/nginx/default"));
   // A file named `config` may be YAML (~/.kube/config): named on the command line, it is tried as YAML.

@@ -1,4 +1,5 @@
 #include "lint/extract/extractors.h"
+#include "lint/yaml/templates.h"
 
 #include <llvm/Support/Path.h>
 
@@ -215,15 +216,19 @@ std::string extractionInputsBesides(const std::string &path, std::string_view te
   std::string grpc = grpcConfigInputsBesides(path);
   if (!grpc.empty()) return grpc;
   if (std::string tf = terraformInputsBesides(path, text); !tf.empty()) return tf;
+  std::string callers;
+  if (yaml::isJsonTemplatePath(path) && yaml::hasJsonPlaceholders(text)) callers = terraformTemplateInputsBesides(path);
   // Only a standalone state machine definition consults a template (and only its text says so).
-  if (text.find("StartAt") == std::string_view::npos) return {};
-  return stepFunctionsInputsBesides(path);
+  if (text.find("StartAt") == std::string_view::npos) return callers;
+  return stepFunctionsInputsBesides(path) + callers;
 }
 
 std::vector<std::string> extractionInputNamesBesides(const std::string &path) {
   std::vector<std::string> names = grpcConfigInputNamesBesides(path);
   for (std::string &n : stepFunctionsInputNamesBesides(path)) names.push_back(std::move(n));
   for (std::string &n : terraformInputNamesBesides(path)) names.push_back(std::move(n));
+  if (yaml::isJsonTemplatePath(path))
+    for (std::string &n : terraformTemplateInputNamesBesides(path)) names.push_back(std::move(n));
   return names;
 }
 

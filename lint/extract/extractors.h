@@ -1,5 +1,6 @@
 // The dialect extractors, recognised by content, and the loop that feeds them documents.
 #pragma once
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,12 +74,17 @@ std::string extractionInputsBesides(const std::string &path, std::string_view te
 std::string grpcConfigInputsBesides(const std::string &path);     // lint/extract/grpc_service_config.cpp
 std::string stepFunctionsInputsBesides(const std::string &path);  // lint/extract/step_functions.cpp
 std::string terraformInputsBesides(const std::string &path, std::string_view text); // lint/extract/terraform_sfn.cpp: the module's locals
+std::string terraformTemplateInputsBesides(const std::string &templatePath); // lint/extract/terraform_templatefile.cpp: its callers
+// The literal values Terraform's templatefile() calls beside a JSON template (or one directory up)
+// give its `${name}` placeholders, by name; a variable the calls give differently is left out.
+std::map<std::string, std::string> terraformTemplateValues(const std::string &templatePath);
 // The names (relative to the file's directory) of those other files, for a file at `path`: what
 // `retrylint review` writes beside the base's version of the file so both sides read alike.
 std::vector<std::string> extractionInputNamesBesides(const std::string &path);
 std::vector<std::string> grpcConfigInputNamesBesides(const std::string &path);
 std::vector<std::string> stepFunctionsInputNamesBesides(const std::string &path);
 std::vector<std::string> terraformInputNamesBesides(const std::string &path);
+std::vector<std::string> terraformTemplateInputNamesBesides(const std::string &templatePath);
 
 // Whether some dialect's file_kinds name this file (discovery reads it, besides YAML and JSON);
 // `byExtension`: only the kinds that are extensions (a file named `config` may be YAML).

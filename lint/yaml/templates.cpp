@@ -9,7 +9,10 @@ namespace retrylint::yaml {
 
 bool isJsonTemplatePath(std::string_view path) {
   const llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(path.data(), path.size()));
-  static constexpr std::array<llvm::StringLiteral, 4> kEndings = {".json.tpl", ".json.tftpl", ".json.tmpl", ".json.j2"};
+  // `.tftpl` and `.tpl` alone too: templatefile() reads any name (`sfn_template.tftpl`, `states.tpl`), and
+  // one that is not JSON (a Helm `_helpers.tpl`, a shell script) is skipped without an error.
+  static constexpr std::array<llvm::StringLiteral, 6> kEndings = {".json.tpl", ".json.tftpl", ".json.tmpl", ".json.j2",
+                                                                  ".tftpl", ".tpl"};
   for (llvm::StringRef e : kEndings)
     if (name.size() > e.size() && name.endswith_insensitive(e)) return true;
   return false;
@@ -93,6 +96,21 @@ std::string blankJsonPlaceholders(std::string text) {
   forEachJsonPlaceholder(view, [&](size_t b, size_t e) {
     std::string_view fill = e - b + 1 >= 4 ? "null" : "0";
     for (size_t j = b; j <= e; ++j) text[j] = j - b < fill.size() ? fill[j - b] : ' ';
+    return true;
+  });
+  return text;
+}
+
+std::string fillJsonPlaceholders(std::string text, const std::map<std::string, std::string> &values) {
+  if (values.empty()) return text;
+  std::string_view view = text;
+  forEachJsonPlaceholder(view, [&](size_t b, size_t e) {
+    std::string_view name = view.substr(b + 2, e - b - 2);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    auto it = values.find(std::string(name));
+    if (it == values.end() || it->second.size() > e - b + 1) return true;
+    for (size_t j = b; j <= e; ++j) text[j] = j - b < it->second.size() ? it->second[j - b] : ' ';
     return true;
   });
   return text;

@@ -2,6 +2,7 @@
 // lines), decK's `${{ env "X" }}`. Such a file is often not valid YAML as written; what is
 // literal in it can still be read. A template expression is an unknown value, never an error.
 #pragma once
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -23,9 +24,14 @@ bool hasJsonPlaceholders(std::string_view text);
 // the placeholder is shorter than four characters), so it parses, keeps its columns, and the
 // substituted values read as unknown.
 std::string blankJsonPlaceholders(std::string text);
+// The text with each placeholder whose name `values` holds replaced by that value padded with
+// spaces to the placeholder's length (same length, same columns); a value longer than its
+// placeholder, and every other placeholder, is left as it is.
+std::string fillJsonPlaceholders(std::string text, const std::map<std::string, std::string> &values);
 
 // A JSON file kept as a template (`sfn.asl.json.tpl`, `definition.json.tftpl` — the name
-// Terraform's templatefile() docs recommend —, `*.json.tmpl`, `*.json.j2`): read as JSON, its
+// Terraform's templatefile() docs recommend —, `*.json.tmpl`, `*.json.j2`, and any `*.tftpl` or
+// `*.tpl`, which templatefile() reads whatever they hold): read as JSON, its
 // placeholders unknown; one that is not JSON even so is not ours to judge (no analysis error).
 bool isJsonTemplatePath(std::string_view path);
 // Terraform's template directives (`%{ if x }`, `%{ endfor }`, `%{~ … ~}`) made spaces, same
