@@ -1013,7 +1013,11 @@ void extractState(ExtractContext &cx, const std::string &name, const yaml::Node 
                              " child executions at once (one listObjectsV2 page holds at most 1,000 keys, in batches of " +
                              std::to_string(batchSize) + ")";
     } else if (inner.concurrent_map.empty()) {
-      if (numeric && limit >= kMapCrowd)
+      if (numeric && limit > kInlineMapConcurrency && !distributed)
+        inner.concurrent_map = "the Map state '" + name + "' runs up to " + std::to_string(kInlineMapConcurrency) +
+                               " iterations at once (MaxConcurrency " + mc->Scalar() + "; an inline Map runs at most " +
+                               std::to_string(kInlineMapConcurrency) + ")";
+      else if (numeric && limit >= kMapCrowd)
         inner.concurrent_map = "the Map state '" + name + "' runs up to " + mc->Scalar() + " iterations at once";
       else if (distributed && unlimited)
         inner.concurrent_map = "the distributed Map state '" + name + "' runs up to 10,000 child executions at once";
