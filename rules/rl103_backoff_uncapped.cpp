@@ -27,6 +27,7 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
       msg += buf;
     }
     msg += " per retry with no maximum";
+    bool advice = false; // a note rather than a warning
     if (b.cap.origin == Origin::Defaulted) msg += " (" + b.cap.source + ")";
     // Only waits the configured attempts can reach count: an uncapped backoff that stays short over
     // the retries it has is harmless where it stands.
@@ -66,10 +67,8 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
       // (docs/accuracy.md: reviewers took single waits of 8 to 18 min for threshold cases, 25 min
       // and more for defects).
       if (p.workload == Workload::Background && chosen.empty() && w->seconds() * 3 <= limit.seconds() * 4) {
-        Reporter advice = out;
-        advice.capSeverity(Severity::Note);
-        advice.report(p, b.cap.where, "cap", msg + " (less than a third above it: a threshold case)", b.cap.fix);
-        continue;
+        msg += " (less than a third above it: a threshold case)";
+        advice = true;
       }
     } else {
       // Unbounded, or a count this file does not show: the waits keep growing past any limit.
@@ -85,15 +84,15 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
         // a number it does not show (a Terraform variable that defaults to 3), so advice.
         msg += " and a retry count this file does not show: should it reach " + std::to_string(k) + ", the " + ordinal(k) +
                " retry waits up to " + formatDuration(*w) + ", more than " + limitText + ", and later ones longer";
-        Reporter advice = out;
-        advice.capSeverity(Severity::Note);
-        advice.report(p, b.cap.where, "cap", msg, b.cap.fix);
-        continue;
-      }
-      msg += " and no limit on the retries: from the " + ordinal(k) + " retry on, each waits more than " + limitText + " (the " +
+        advice = true;
+      } else {
+        msg += " and no limit on the retries: from the " + ordinal(k) + " retry on, each waits more than " + limitText + " (the " +
              ordinal(k) + " up to " + formatDuration(*w) + "), and the waits keep growing into minutes and hours";
+      }
     }
-    out.report(p, b.cap.where, "cap", msg, b.cap.fix);
+    Reporter r = out;
+    if (advice) r.capSeverity(Severity::Note);
+    r.report(p, b.cap.where, "cap", msg, b.cap.fix);
   }
 }
 
