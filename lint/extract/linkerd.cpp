@@ -13,6 +13,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Regex.h"
+
 #include "lint/extract/extractors.h"
 #include "lint/model/status_codes.h"
 
@@ -36,6 +39,23 @@ constexpr const char *kDefaultTimeoutSource =
 
 // Durations as the runtime reads them.
 const DurationSyntax kDurations{parseGoDuration, "Linkerd rejects the ServiceProfile", false};
+
+// A path of a gRPC method, `/package.Service/Method` (dots as written or escaped, anchors allowed), as
+// `linkerd profile --proto` writes them with `method: POST`. Every gRPC call is an HTTP/2 POST with a
+// body (linkerd.io blog, "How Linkerd retries HTTP requests with bodies", 2021-10-26), so on such a
+// route the POST says nothing about whether the call may be repeated: the RPC's own meaning does,
+// which the file does not show, as in a gRPC service config.
+bool grpcMethodPath(const yaml::Node &cond, int depth) {
+  if (!cond.IsMap() || depth > 8) return false;
+  if (auto r = get(cond, "pathRegex"); r && r->IsScalar()) {
+    const llvm::Regex kGrpcPath("^\\^?/([A-Za-z_][A-Za-z0-9_]*(\\\\)?\\.)+[A-Za-z_][A-Za-z0-9_]*/[A-Za-z_][A-Za-z0-9_]*\\$?$");
+    if (kGrpcPath.match(r->Scalar())) return true;
+  }
+  if (auto list = get(cond, "all"); list && list->IsSequence())
+    for (const auto &c : *list)
+      if (grpcMethodPath(c, depth + 1)) return true;
+  return false;
+}
 
 void collectMethods(ExtractContext &cx, const yaml::Node &cond, RetryPolicy &p, int depth) {
   if (!cond.IsMap() || depth > 8) return;
@@ -75,7 +95,11 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
   p.budget_field = "spec.retryBudget";
   p.deadline_name = "route timeout";
   // No per-try timeout and no backoff knobs exist in a ServiceProfile: left NotApplicable.
-  if (auto c = get(route, "condition")) collectMethods(cx, *c, p, 0);
+  if (auto c = get(route, "condition")) {
+    collectMethods(cx, *c, p, 0);
+    if (grpcMethodPath(*c, 0))
+      p.methods.erase(std::remove_if(p.methods.begin(), p.methods.end(), [](const auto &m) { return m.value == "POST"; }), p.methods.end());
+  }
 
   if (auto t = get(route, "timeout")) {
     auto d = readDuration(cx, *t, "timeout", anchor, kDurations);
