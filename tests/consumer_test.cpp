@@ -268,3 +268,31 @@ TEST(TerraformConsumer, LocalsOfTheModulesOtherFilesAndTheCacheFollowsThem) {
   CliRun second = runRetrylintIn(t.path.string(), prefix, args);
   EXPECT_NE(second.out.find("retried 7 more times"), std::string::npos) << second.out;
 }
+
+// A `var.NAME` is the module's own value for it: a terraform.tfvars of the directory (Terraform
+// loads it by itself) over the variable's `default`; the cached result follows both files.
+TEST(TerraformConsumer, VariablesAreTheirTfvarsValueElseTheirDefaultAndTheCacheFollowsThem) {
+  const std::string machine = "resource \"aws_sfn_state_machine\" \"m\" {\n  definition = jsonencode({\n    StartAt = \"A\"\n"
+                              "    States = {\n      A = {\n        Type = \"Task\"\n        Resource = \"x\"\n"
+                              "        Retry = [{ ErrorEquals = [\"States.ALL\"], MaxAttempts = var.tries, JitterStrategy = \"FULL\" }]\n"
+                              "        End = true\n      }\n    }\n  })\n}\n";
+  auto variables = [](int tries) {
+    return "variable \"tries\" {\n  type    = number\n  default = " + std::to_string(tries) + " # the module's own\n}\n";
+  };
+  TempDir t;
+  t.write("infra/machine.tf", machine);
+  t.write("infra/variables.tf", variables(4));
+  const std::string prefix = "env -u RETRYLINT_CACHE_KEY -u RETRYLINT_CACHE_DIR XDG_CONFIG_HOME='" + (t.path / "cfg").string() + "' ";
+  const std::string args = "--cache-dir '" + (t.path / "cache").string() + "' infra/machine.tf";
+  CliRun first = runRetrylintIn(t.path.string(), prefix, args);
+  EXPECT_NE(first.out.find("retried 4 more times"), std::string::npos) << first.out;
+  t.write("infra/variables.tf", variables(5));
+  CliRun second = runRetrylintIn(t.path.string(), prefix, args);
+  EXPECT_NE(second.out.find("retried 5 more times"), std::string::npos) << second.out;
+  t.write("infra/terraform.tfvars", "tries = 9\n");
+  CliRun third = runRetrylintIn(t.path.string(), prefix, args);
+  EXPECT_NE(third.out.find("retried 9 more times"), std::string::npos) << third.out;
+  t.write("infra/terraform.tfvars", "tries = var.other\n"); // not a literal: the default again
+  CliRun fourth = runRetrylintIn(t.path.string(), prefix, args);
+  EXPECT_NE(fourth.out.find("retried 5 more times"), std::string::npos) << fourth.out;
+}

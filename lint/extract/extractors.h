@@ -73,7 +73,7 @@ void applyExpressLimit(RetryPolicy &p, const std::string &express);
 std::string extractionInputsBesides(const std::string &path, std::string_view text);
 std::string grpcConfigInputsBesides(const std::string &path);     // lint/extract/grpc_service_config.cpp
 std::string stepFunctionsInputsBesides(const std::string &path);  // lint/extract/step_functions.cpp
-std::string terraformInputsBesides(const std::string &path, std::string_view text); // lint/extract/terraform_sfn.cpp: the module's locals
+std::string terraformInputsBesides(const std::string &path, std::string_view text); // lint/extract/terraform_sfn.cpp: the module's locals and variables
 std::string terraformTemplateInputsBesides(const std::string &templatePath); // lint/extract/terraform_templatefile.cpp: its callers
 // The literal values Terraform's templatefile() calls beside a JSON template (or one directory up)
 // give its `${name}` placeholders, by name; a variable the calls give differently is left out.

@@ -16,6 +16,11 @@
 // key computed by an expression (`(var.name) = …`) names nothing known. Any other expression stays
 // unknown, read past to its end however many lines it takes (a call, a `for`, a heredoc).
 // A definition written `local.NAME`, whose local is `jsonencode({ … })`, is read where the local is.
+// A value `var.NAME` (in jsonencode, or `${var.NAME}` alone in a heredoc) is the number or boolean the
+// module gives it when no caller says otherwise: what `terraform.tfvars` or a `*.auto.tfvars` of the
+// directory sets (Terraform loads those by itself), else the `default` of its `variable` block
+// (developer.hashicorp.com/terraform/language/values/variables, "Variable definition precedence").
+// Any other value (a string, an expression, no default) stays unknown.
 //
 // Besides `resource "aws_sfn_state_machine"`'s `definition`, a `module` block's input named for a
 // definition (`definition` of terraform-aws-modules/step-functions, a repository's own
@@ -86,24 +91,58 @@ std::vector<std::string_view> blockLabels(std::string_view rest) {
   return labels;
 }
 
-// `${ … }` outside JSON strings, as `null` and blanks of the same length.
-void maskInterpolations(std::string &t) {
+// What each `var.NAME` the module does not leave to its callers is: a number or true/false, as written.
+using VarValues = std::map<std::string, std::string, std::less<>>;
+
+// Where the `${` at `i` ends: one past its matching `}`, passing over the HCL strings inside it
+// (`${join("-", [local.name, "task"])}`); npos when it does not end on its line.
+size_t interpolationEnd(const std::string &t, size_t i) {
+  int depth = 0;
+  bool quoted = false;
+  for (size_t j = i + 1; j < t.size() && t[j] != '\n'; ++j) {
+    if (quoted) {
+      if (t[j] == '\\') ++j;
+      else if (t[j] == '"') quoted = false;
+    } else if (t[j] == '"') {
+      quoted = true;
+    } else if (t[j] == '{') {
+      ++depth;
+    } else if (t[j] == '}' && --depth == 0) {
+      return j + 1;
+    }
+  }
+  return std::string::npos;
+}
+
+// `${ … }` outside JSON strings, as `null` and blanks of the same length. Inside a JSON string an
+// interpolation stays as it is written but for its own quotes, which become `'` so that the string
+// does not end there (`"Name": "${join("-", [local.name, "task"])}"`).
+void maskInterpolations(std::string &t, const VarValues &vars) {
   bool inString = false;
   for (size_t i = 0; i < t.size(); ++i) {
     if (inString) {
-      if (t[i] == '\\') ++i;
-      else if (t[i] == '"') inString = false;
+      if (t[i] == '\\') {
+        ++i;
+      } else if (t[i] == '"') {
+        inString = false;
+      } else if (t[i] == '$' && i + 1 < t.size() && t[i + 1] == '{') {
+        const size_t end = interpolationEnd(t, i);
+        if (end == std::string::npos) continue;
+        std::replace(t.begin() + i, t.begin() + end, '"', '\'');
+        i = end - 1;
+      }
       continue;
     }
     if (t[i] == '"') {
       inString = true;
     } else if (t[i] == '$' && i + 1 < t.size() && t[i + 1] == '{') {
-      size_t j = i + 2;
-      int depth = 1;
-      while (j < t.size() && depth > 0 && t[j] != '\n') depth += t[j] == '{' ? 1 : t[j] == '}' ? -1 : 0, ++j;
-      if (depth != 0 || j - i < 4) continue;
+      const size_t j = interpolationEnd(t, i);
+      if (j == std::string::npos || j - i < 4) continue;
+      std::string known = "null";
+      if (std::string_view ref = trim(std::string_view(t).substr(i + 2, j - i - 3)); ref.rfind("var.", 0) == 0)
+        if (auto it = vars.find(ref.substr(4)); it != vars.end() && it->second.size() <= j - i) known = it->second;
       for (size_t k = i; k < j; ++k) t[k] = ' ';
-      t.replace(i, 4, "null");
+      t.replace(i, known.size(), known);
       i = j - 1;
     }
   }
@@ -136,12 +175,69 @@ struct LocalAt {
 };
 using Locals = std::map<std::string, LocalAt, std::less<>>;
 
+bool literalValue(std::string_view t) {
+  return t == "true" || t == "false" ||
+         (!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char d) { return std::isdigit(d) || d == '.' || d == '-'; }) &&
+          std::any_of(t.begin(), t.end(), [](unsigned char d) { return std::isdigit(d); }));
+}
+
+// `NAME = <number or boolean>` with its comment cut, or nothing.
+std::optional<std::pair<std::string_view, std::string_view>> literalAssignment(std::string_view v) {
+  const size_t eq = v.find('=');
+  if (eq == std::string_view::npos || v.substr(eq, 2) == "==") return std::nullopt;
+  std::string_view name = trim(v.substr(0, eq)), value = v.substr(eq + 1);
+  for (std::string_view c : {"#", "//"})
+    if (size_t h = value.find(c); h != std::string_view::npos) value = value.substr(0, h);
+  value = trim(value);
+  if (name.empty() || !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; }) ||
+      !literalValue(value))
+    return std::nullopt;
+  return std::make_pair(name, value);
+}
+
+// The `default` of each `variable "NAME" { … }` of `text` that is a number or boolean, into `found`
+// (a name already there stays: a tfvars value, or an earlier file's).
+void addVariableDefaults(std::string_view text, VarValues &found) {
+  size_t pos = 0;
+  std::string_view current;
+  int depth = 0;
+  while (pos <= text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string_view raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos), v = trim(raw);
+    pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
+    if (depth == 0 && raw.rfind("variable", 0) == 0) {
+      const std::vector<std::string_view> labels = blockLabels(trim(v.substr(8)));
+      if (labels.size() == 1 && v.back() == '{') current = labels[0];
+    } else if (depth == 1 && !current.empty() && v.rfind("default", 0) == 0) {
+      if (auto a = literalAssignment(v); a && a->first == "default") found.emplace(std::string(current), std::string(a->second));
+    }
+    for (char c : raw) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    if (depth <= 0) depth = 0, current = {};
+  }
+}
+
+// The top-level `NAME = <number or boolean>` lines of a tfvars file, into `found`.
+void addTfvars(std::string_view text, VarValues &found) {
+  size_t pos = 0;
+  int depth = 0;
+  while (pos <= text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string_view raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
+    if (depth == 0)
+      if (auto a = literalAssignment(trim(raw))) found.emplace(std::string(a->first), std::string(a->second));
+    for (char c : raw) depth += c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;
+    if (depth < 0) depth = 0;
+  }
+}
+
 struct HclReader {
   const SourceFile &src;
   const SourceFile *at;           // the file being read: src, or the file of a local read from elsewhere
   int line, col;                  // 0-based position in *at
   std::optional<std::pair<int, int>> pin; // while reading another file's local: the reference in src
   const Locals *locals;
+  const VarValues *vars = nullptr;
   Translation out;
   bool failed = false;
   std::vector<std::string_view> expanding; // the locals being read, innermost last
@@ -234,7 +330,10 @@ struct HclReader {
       col += static_cast<int>(i);
       return;
     }
-    emit(literal ? t : std::string_view("null"), col);
+    std::string_view known = literal ? t : std::string_view("null");
+    if (!literal && vars && t.rfind("var.", 0) == 0)
+      if (auto it = vars->find(t.substr(4)); it != vars->end()) known = it->second;
+    emit(known, col);
     col += static_cast<int>(i);
   }
   // How far the expression at the start of `r` goes on this line: up to a `,` or a closing bracket
@@ -504,8 +603,9 @@ struct HclReader {
 
 // The JSON of `jsonencode(` at (line, col), and where its tokens came from; nullopt when the
 // value is not one this reads.
-std::optional<Translation> translateJsonencode(const SourceFile &src, int line, int col, const Locals &locals) {
+std::optional<Translation> translateJsonencode(const SourceFile &src, int line, int col, const Locals &locals, const VarValues &vars) {
   HclReader r(src, line, col, &locals);
+  r.vars = &vars;
   if (r.peek() != '{') return std::nullopt;
   r.object(0);
   if (r.failed) return std::nullopt;
@@ -514,8 +614,10 @@ std::optional<Translation> translateJsonencode(const SourceFile &src, int line, 
 
 // The JSON of a definition written `local.NAME` at (line, col), where the module's locals write
 // `NAME = jsonencode({ … })`: read there, as translateJsonencode reads it in place.
-std::optional<Translation> translateLocalJsonencode(const SourceFile &src, int line, int col, std::string_view ref, const Locals &locals) {
+std::optional<Translation> translateLocalJsonencode(const SourceFile &src, int line, int col, std::string_view ref, const Locals &locals,
+                                                   const VarValues &vars) {
   HclReader r(src, line, col, &locals);
+  r.vars = &vars;
   const Locals::value_type *local = r.readableLocal(ref);
   if (!local) return std::nullopt;
   const LocalAt &w = local->second;
@@ -544,22 +646,37 @@ void addLocalsOf(const SourceFile &src, Locals &found) {
   }
 }
 
-// The other `.tf` files of a module's directory that may write locals: Terraform reads the
-// directory as one module, so `local.NAME` may be written in `locals.tf`. At most this many files
-// of at most this size, and this much in all, are consulted (a module has a handful), and only for
-// a file that uses a local.
+// The other files of a module's directory that may give what a definition names: Terraform reads the
+// directory as one module, so `local.NAME` may be written in `locals.tf` and `var.NAME` declared in
+// `variables.tf` and set in `terraform.tfvars` or a `*.auto.tfvars`. At most this many files of at
+// most this size, and this much in all, are consulted (a module has a handful), and only for a file
+// that uses a local or a variable.
 constexpr size_t kMaxModuleFiles = 64;
 constexpr size_t kMaxModuleFileBytes = 1 << 20;
 constexpr size_t kMaxModuleBytes = 4 << 20;
 
-std::vector<std::pair<std::string, std::string>> moduleFilesWithLocals(const std::string &path, std::string_view text) {
+bool autoTfvars(llvm::StringRef name) { return name == "terraform.tfvars" || name.endswith(".auto.tfvars"); }
+
+std::vector<std::string> moduleFileNames(const std::string &path) {
+  std::vector<std::string> names = io::siblingNames(path, ".tf", kMaxModuleFiles);
+  for (std::string &n : io::siblingNames(path, ".tfvars", kMaxModuleFiles))
+    if (autoTfvars(n)) names.push_back(std::move(n));
+  return names;
+}
+
+std::vector<std::pair<std::string, std::string>> moduleFiles(const std::string &path, std::string_view text) {
   std::vector<std::pair<std::string, std::string>> out;
-  if (text.find("local.") == std::string_view::npos) return out;
+  const bool usesLocals = text.find("local.") != std::string_view::npos, usesVars = text.find("var.") != std::string_view::npos;
+  if (!usesLocals && !usesVars) return out;
   size_t total = 0;
-  for (const std::string &name : io::siblingNames(path, ".tf", kMaxModuleFiles)) {
+  for (const std::string &name : moduleFileNames(path)) {
+    if (total >= kMaxModuleBytes) break;
+    const bool tfvars = autoTfvars(name);
+    if (tfvars && !usesVars) continue;
     bool found = false;
     std::string t = io::readSibling(path, name, std::min(kMaxModuleFileBytes, kMaxModuleBytes - total), &found);
-    if (!found || t.find("locals") == std::string::npos) continue;
+    if (!found || !(tfvars || (usesLocals && t.find("locals") != std::string::npos) || (usesVars && t.find("variable") != std::string::npos)))
+      continue;
     total += t.size();
     out.emplace_back(name, std::move(t));
     if (total >= kMaxModuleBytes) break;
@@ -599,15 +716,22 @@ std::string expressTypeOf(const SourceFile &src, int l) {
 }
 
 void extractText(const SourceFile &src, ExtractContext &cx) {
-  std::optional<Locals> locals; // read at the first jsonencode definition
-  std::deque<SourceFile> moduleFiles; // the module's other files that write locals, while they are read
+  std::optional<Locals> locals; // read at the first definition that may name them
+  VarValues vars;
+  std::deque<SourceFile> others; // the module's other files that write locals or variables, while they are read
   auto readLocals = [&] {
     locals.emplace();
     addLocalsOf(src, *locals); // the file's own first
-    for (auto &[name, text] : moduleFilesWithLocals(src.path().str(), src.text())) {
+    std::vector<std::pair<std::string, std::string>> files = moduleFiles(src.path().str(), src.text());
+    for (const auto &[name, text] : files) // what the directory's tfvars set wins over any default
+      if (autoTfvars(name)) addTfvars(text, vars);
+    addVariableDefaults(src.text(), vars);
+    for (auto &[name, text] : files) {
+      if (autoTfvars(name)) continue;
+      addVariableDefaults(text, vars);
       llvm::SmallString<256> p(llvm::sys::path::parent_path(src.path().str()));
       llvm::sys::path::append(p, name);
-      addLocalsOf(moduleFiles.emplace_back(p.str().str(), std::move(text)), *locals);
+      addLocalsOf(others.emplace_back(p.str().str(), std::move(text)), *locals);
     }
   };
   // The block being read: an aws_sfn_state_machine resource, or a module given a definition (such
@@ -668,7 +792,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("jsonencode(") + 11);
       if (!locals) readLocals();
-      embedTranslation(translateJsonencode(src, l, at, *locals), label, anchor);
+      embedTranslation(translateJsonencode(src, l, at, *locals, vars), label, anchor);
       continue;
     }
     if (std::string_view v = trim(line.substr(eq + 1)); v.rfind("local.", 0) == 0) {
@@ -679,7 +803,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       if (!locals) readLocals();
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("local.", raw.find('=')));
-      embedTranslation(translateLocalJsonencode(src, l, at, v, *locals), label, anchor);
+      embedTranslation(translateLocalJsonencode(src, l, at, v, *locals, vars), label, anchor);
       continue;
     }
     if (hd == std::string_view::npos || hd < eq) continue;
@@ -708,7 +832,8 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       if (!t.empty() && t.back() == '\r') t.remove_suffix(1);
       text += std::string(t.size() > strip ? t.substr(strip) : std::string_view()) + "\n";
     }
-    maskInterpolations(text);
+    if (!locals) readLocals();
+    maskInterpolations(text, vars);
     embed([&] {
       extractEmbedded(cx, text, /*json=*/true, first, static_cast<int>(strip), label, anchor);
     });
@@ -719,16 +844,16 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
 } // namespace
 
 std::string terraformInputsBesides(const std::string &path, std::string_view text) {
-  // Only what extractText reads: the module's locals, for a file holding a definition.
+  // Only what extractText reads: the module's locals and variables, for a file holding a definition.
   if (!llvm::StringRef(path).endswith(".tf") || !holdsDefinition(text)) return {};
   std::string out;
-  for (const auto &[name, t] : moduleFilesWithLocals(path, text)) out += name + '\0' + t + '\0';
+  for (const auto &[name, t] : moduleFiles(path, text)) out += name + '\0' + t + '\0';
   return out;
 }
 
 std::vector<std::string> terraformInputNamesBesides(const std::string &path) {
   if (!llvm::StringRef(path).endswith(".tf")) return {};
-  return io::siblingNames(path, ".tf", kMaxModuleFiles);
+  return moduleFileNames(path);
 }
 
 namespace {
