@@ -213,6 +213,14 @@ TEST(Haproxy, ModeTcpIgnoresRetryOnAndDisableL7RetryGuardsTheMethods) {
   EXPECT_EQ(rule(open, "RL403")[0]->where.line, 4);
   FileResult guarded = analyseText("haproxy.cfg", l7 + "  http-request disable-l7-retry if METH_POST\n", true, RunOptions{});
   EXPECT_TRUE(rule(guarded, "RL403").empty());
+  // ACLs side by side must all match: a request is never a POST and a PUT at once.
+  FileResult never = analyseText("haproxy.cfg", l7 + "  http-request disable-l7-retry if METH_POST METH_PUT\n", true, RunOptions{});
+  ASSERT_EQ(rule(never, "RL403").size(), 1u);
+  EXPECT_NE(rule(never, "RL403")[0]->message.find("`http-request disable-l7-retry if METH_POST METH_PUT` never applies"), std::string::npos) << rule(never, "RL403")[0]->message;
+  FileResult either = analyseText("haproxy.cfg", l7 + "  http-request disable-l7-retry if METH_PUT or METH_POST\n", true, RunOptions{});
+  EXPECT_TRUE(rule(either, "RL403").empty());
+  FileResult unconditional = analyseText("haproxy.cfg", l7 + "  http-request disable-l7-retry\n", true, RunOptions{});
+  EXPECT_TRUE(rule(unconditional, "RL403").empty());
 }
 
 TEST(Haproxy, RecognisesOnlyHaproxySections) {

@@ -25,6 +25,8 @@
 #include <cctype>
 #include <deque>
 #include <map>
+#include <optional>
+#include <set>
 
 #include <llvm/ADT/StringRef.h>
 
@@ -114,7 +116,6 @@ struct Section {
   std::string from; // the defaults section it takes its settings from ("" = the latest)
   Section *defaults = nullptr;
   const Line *retries = nullptr, *retry_on = nullptr, *mode = nullptr, *timeout_server = nullptr;
-  bool disables_l7 = false;
   std::vector<std::string> users; // for a defaults section: the backends and listens that take it
 };
 
@@ -141,6 +142,91 @@ constexpr Keyword kWords[] = {
     {"0rtt-rejected", false, ""},
 };
 constexpr int kCodes[] = {401, 403, 404, 408, 421, 425, 429, 500, 501, 502, 503, 504};
+
+// What the `http-request disable-l7-retry [if <condition>]` rules of a file turn off. A condition
+// is ACLs side by side, which must all match, with `||` or `or` between such groups, any of which
+// may (doc/configuration.txt 7.2, "Using ACLs to form conditions"). An ACL that matches on the
+// method, the predefined METH_POST … (7.4) or `{ method POST PUT }` or `acl NAME method …`, matches
+// those methods; two side by side that name different methods match no request, which has one.
+// Any other condition (`unless`, a negation, another criterion, a template) is taken as turning
+// retries off for every method: which requests it matches, the file does not say.
+struct L7Off {
+  bool all = false;
+  std::set<std::string> methods;
+  const Line *never = nullptr; // a rule whose condition no request matches
+};
+
+// The methods each `acl NAME method …` line names, by NAME (lines of the same name add up).
+std::map<std::string, std::set<std::string>> methodAcls(const std::vector<Line> &lines) {
+  std::map<std::string, std::set<std::string>> acls;
+  std::set<std::string> unknown;
+  for (const Line &ln : lines) {
+    if (ln.words.size() < 3 || lower(ln.words[0].text) != "acl") continue;
+    const std::string name = ln.words[1].text;
+    bool ok = lower(ln.words[2].text) == "method" && ln.words.size() > 3;
+    std::set<std::string> m;
+    for (size_t i = 3; ok && i < ln.words.size(); ++i) {
+      ok = !ln.words[i].templated && ln.words[i].text[0] != '-';
+      m.insert(llvm::StringRef(ln.words[i].text).upper());
+    }
+    if (!ok) unknown.insert(name);
+    else acls[name].insert(m.begin(), m.end());
+  }
+  for (const std::string &n : unknown) acls.erase(n);
+  return acls;
+}
+
+void addL7Off(const Line &ln, const std::map<std::string, std::set<std::string>> &acls, L7Off &off) {
+  const std::vector<Word> &w = ln.words;
+  if (w.size() == 2) return void(off.all = true);
+  if (lower(w[2].text) != "if" || w[2].templated) return void(off.all = true);
+  // Each group: the methods all its ACLs match (nullopt: any method; a term this cannot read
+  // makes the whole rule unknown).
+  std::set<std::string> matched;
+  std::optional<std::set<std::string>> group;
+  bool unknown = false, empty = true;
+  auto term = [&](const std::set<std::string> &m) {
+    if (!group) group = m;
+    else {
+      std::set<std::string> both;
+      std::set_intersection(group->begin(), group->end(), m.begin(), m.end(), std::inserter(both, both.end()));
+      group = both;
+    }
+  };
+  auto close = [&] {
+    if (group) matched.insert(group->begin(), group->end());
+    else unknown = true; // an empty group: not a condition this reads
+    empty = empty && (!group || group->empty());
+    group.reset();
+  };
+  for (size_t i = 3; i < w.size() && !unknown; ++i) {
+    const std::string &t = w[i].text;
+    if (w[i].templated) unknown = true;
+    else if (t == "||" || lower(t) == "or") close();
+    else if (t == "{") {
+      std::set<std::string> m;
+      size_t j = i + 1;
+      if (j < w.size() && lower(w[j].text) == "method") {
+        for (++j; j < w.size() && w[j].text != "}"; ++j) m.insert(llvm::StringRef(w[j].text).upper());
+      } else {
+        unknown = true;
+      }
+      if (j >= w.size() || m.empty()) unknown = true;
+      term(m);
+      i = j;
+    } else if (t.rfind("METH_", 0) == 0 && t.size() > 5) {
+      term({t.substr(5)});
+    } else if (auto a = acls.find(t); a != acls.end()) {
+      term(a->second);
+    } else {
+      unknown = true; // a negation, another ACL, another criterion
+    }
+  }
+  if (!unknown) close();
+  if (unknown) return void(off.all = true);
+  off.methods.insert(matched.begin(), matched.end());
+  if (empty && !off.never) off.never = &ln;
+}
 
 class Reader {
 public:
@@ -170,8 +256,10 @@ public:
       else if (key == "retry-on") cur->retry_on = &ln;
       else if (key == "mode") cur->mode = &ln;
       else if (key == "timeout" && ln.words.size() > 1 && lower(ln.words[1].text) == "server") cur->timeout_server = &ln;
-      else if (key == "http-request" && ln.words.size() > 1 && lower(ln.words[1].text) == "disable-l7-retry") disablesL7_ = true;
+      else if (key == "http-request" && ln.words.size() > 1 && lower(ln.words[1].text) == "disable-l7-retry") l7Rules_.push_back(&ln);
     }
+    const auto acls = methodAcls(lines_);
+    for (const Line *ln : l7Rules_) addL7Off(*ln, acls, l7Off_);
     // Who takes which defaults: the latest before it, or the named one.
     Section *latest = nullptr;
     std::map<std::string, Section *> named;
@@ -306,10 +394,23 @@ private:
     }
     // An L7 retry replays the request whatever its method (no method check in do_l7_retry), unless
     // a rule turns it off: POST and PATCH stand for them.
-    if (l7 && !disablesL7_) {
+    // A rule that spares POST is taken as the author's guard for the methods that must not be
+    // replayed: PATCH is not reported on its own.
+    if (l7 && !l7Off_.all && !l7Off_.methods.count("POST")) {
       for (const char *m : {"POST", "PATCH"}) {
+        if (l7Off_.methods.count(m)) continue;
         auto set = written(std::string(m), at(*ro, ro->words[0]));
-        set.source = "HAProxy's L7 retries replay every method, and no http-request disable-l7-retry turns them off";
+        if (l7Rules_.empty()) {
+          set.source = "HAProxy's L7 retries replay every method, and no http-request disable-l7-retry turns them off";
+        } else if (l7Off_.never) {
+          // The condition quoted, not its line: in a ConfigMap the inner line is not the file's.
+          std::string cond;
+          for (size_t i = 2; i < l7Off_.never->words.size(); ++i) cond += (i > 2 ? " " : "") + l7Off_.never->words[i].text;
+          set.source = "HAProxy's L7 retries replay every method, and `http-request disable-l7-retry " + cond +
+                       "` never applies: ACLs side by side must all match, and a request has one method (`||` between them means either)";
+        } else {
+          set.source = std::string("HAProxy's L7 retries replay every method, and no http-request disable-l7-retry condition matches ") + m;
+        }
         p.methods.push_back(std::move(set));
       }
     }
@@ -369,7 +470,8 @@ private:
   ExtractContext &cx_;
   std::vector<Line> lines_;
   std::deque<Section> sections_;
-  bool disablesL7_ = false; // some rule of the file turns L7 retries off: which requests, not known
+  std::vector<const Line *> l7Rules_; // the file's http-request disable-l7-retry rules
+  L7Off l7Off_;                       // what they turn off
 };
 
 // Recognised by content among the files HAProxy's are named like: a proxy section, and a line
