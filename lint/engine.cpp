@@ -41,7 +41,7 @@ bool isJsonPath(const std::string &path) {
 bool isYamlOrJsonPath(const std::string &path) {
   llvm::StringRef ext = llvm::sys::path::extension(path);
   return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json") ||
-         yaml::isJsonTemplatePath(path);
+         yaml::isJsonTemplatePath(path) || yaml::isYamlTemplatePath(path);
 }
 
 // Strips a byte-order mark; refuses binary content. Returns false when there is nothing to read.

@@ -31,7 +31,8 @@ bool extensionIn(std::string_view path, std::initializer_list<llvm::StringRef> e
 bool hasKnownNonYamlExtension(std::string_view path) { return isFileKindOfADialect(path, /*byExtension=*/true); }
 
 bool hasConfigExtension(std::string_view path) {
-  return extensionIn(path, {".yaml", ".yml", ".json"}) || yaml::isJsonTemplatePath(path) || isFileKindOfADialect(path);
+  return extensionIn(path, {".yaml", ".yml", ".json"}) || yaml::isJsonTemplatePath(path) || yaml::isYamlTemplatePath(path) ||
+         isFileKindOfADialect(path);
 }
 
 bool isSkippedDirectory(std::string_view dirPath) {

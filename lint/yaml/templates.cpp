@@ -7,7 +7,17 @@
 
 namespace retrylint::yaml {
 
+bool isYamlTemplatePath(std::string_view path) {
+  const llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(path.data(), path.size()));
+  static constexpr std::array<llvm::StringLiteral, 6> kEndings = {".yaml.tpl",  ".yml.tpl",    ".yaml.tmpl",
+                                                                  ".yml.tmpl", ".yaml.gotmpl", ".yml.gotmpl"};
+  for (llvm::StringRef e : kEndings)
+    if (name.size() > e.size() && name.endswith_insensitive(e)) return true;
+  return false;
+}
+
 bool isJsonTemplatePath(std::string_view path) {
+  if (isYamlTemplatePath(path)) return false;
   const llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(path.data(), path.size()));
   // `.tftpl` and `.tpl` alone too: templatefile() reads any name (`sfn_template.tftpl`, `states.tpl`), and
   // one that is not JSON (a Helm `_helpers.tpl`, a shell script) is skipped without an error.

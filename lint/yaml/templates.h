@@ -34,6 +34,10 @@ std::string fillJsonPlaceholders(std::string text, const std::map<std::string, s
 // `*.tpl`, which templatefile() reads whatever they hold): read as JSON, its
 // placeholders unknown; one that is not JSON even so is not ours to judge (no analysis error).
 bool isJsonTemplatePath(std::string_view path);
+// A YAML file kept as a Go template under a template's name (`configmap.yaml.tpl`, `*.yml.tpl`,
+// `*.yaml.tmpl`, Helmfile's `*.yaml.gotmpl`): Helm renders every file of a chart's templates/
+// directory whatever its name, so such a file is read as the chart's `.yaml` templates are.
+bool isYamlTemplatePath(std::string_view path);
 // Terraform's template directives (`%{ if x }`, `%{ endfor }`, `%{~ … ~}`) made spaces, same
 // length and same line breaks: what is literal around them is read as it stands.
 std::string blankTemplateDirectives(std::string text);
