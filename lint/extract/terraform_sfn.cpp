@@ -175,6 +175,7 @@ struct LocalAt {
 };
 using Locals = std::map<std::string, LocalAt, std::less<>>;
 
+// A number or a boolean, as HCL writes them (a lone `-` or `.` is not one).
 bool literalValue(std::string_view t) {
   return t == "true" || t == "false" ||
          (!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char d) { return std::isdigit(d) || d == '.' || d == '-'; }) &&
@@ -324,8 +325,7 @@ struct HclReader {
       else skipHeredoc(t);
       return;
     }
-    const bool literal = t == "true" || t == "false" || t == "null" ||
-                         (!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char d) { return std::isdigit(d) || d == '.' || d == '-'; }));
+    const bool literal = t == "null" || literalValue(t);
     if (!literal && (expandLocal(t, depth) || expandConcat(t, depth))) {
       col += static_cast<int>(i);
       return;
