@@ -269,7 +269,8 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   // A JSON template's `${name}` placeholders that templatefile() calls beside it fill with literals
   // are read as those values (same length: positions stay).
   std::string filled;
-  if (yaml::isJsonTemplatePath(path) && yaml::hasJsonPlaceholders(text))
+  const bool jsonTemplate = isTerraformJsonTemplate(path, text);
+  if (jsonTemplate && yaml::hasJsonPlaceholders(text))
     if (auto values = terraformTemplateValues(path); !values.empty()) text = filled = yaml::fillJsonPlaceholders(std::string(text), values);
   // A file that does not parse is an error only when it was meant to be a retry config: a broken
   // Helm template or someone else's YAML is not ours to judge, even when pre-commit names it.
@@ -285,7 +286,7 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   // text the pre-filter drops never looks like a retry config either.
   if (options.prefilter && !mayHoldYamlRetryConfig(text)) return false;
   yaml::ConfigDocuments parsed;
-  if (!yaml::readConfigDocuments(text, isJsonPath(path), options.max_nesting, relevant, fail, parsed, yaml::isJsonTemplatePath(path))) return false;
+  if (!yaml::readConfigDocuments(text, isJsonPath(path), options.max_nesting, relevant, fail, parsed, jsonTemplate)) return false;
   const yaml::Stream &docs = parsed.docs;
 
   ExtractContext cx{src, model, errors, options};

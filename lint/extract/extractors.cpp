@@ -217,7 +217,8 @@ std::string extractionInputsBesides(const std::string &path, std::string_view te
   if (!grpc.empty()) return grpc;
   if (std::string tf = terraformInputsBesides(path, text); !tf.empty()) return tf;
   std::string callers;
-  if (yaml::isJsonTemplatePath(path) && yaml::hasJsonPlaceholders(text)) callers = terraformTemplateInputsBesides(path);
+  if (mayBeTerraformJsonTemplate(path, text) && (!yaml::isJsonTemplatePath(path) || yaml::hasJsonPlaceholders(text)))
+    callers = terraformTemplateInputsBesides(path);
   // Only a standalone state machine definition consults a template (and only its text says so).
   if (text.find("StartAt") == std::string_view::npos) return callers;
   return stepFunctionsInputsBesides(path) + callers;
@@ -227,7 +228,8 @@ std::vector<std::string> extractionInputNamesBesides(const std::string &path) {
   std::vector<std::string> names = grpcConfigInputNamesBesides(path);
   for (std::string &n : stepFunctionsInputNamesBesides(path)) names.push_back(std::move(n));
   for (std::string &n : terraformInputNamesBesides(path)) names.push_back(std::move(n));
-  if (yaml::isJsonTemplatePath(path))
+  // (a `.json` too: templatefile() may name it, and only its text, not read here, says whether)
+  if (yaml::isJsonTemplatePath(path) || llvm::sys::path::extension(path).equals_insensitive(".json"))
     for (std::string &n : terraformTemplateInputNamesBesides(path)) names.push_back(std::move(n));
   return names;
 }

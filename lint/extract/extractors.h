@@ -78,6 +78,12 @@ std::string terraformTemplateInputsBesides(const std::string &templatePath); // 
 // The literal values Terraform's templatefile() calls beside a JSON template (or one directory up)
 // give its `${name}` placeholders, by name; a variable the calls give differently is left out.
 std::map<std::string, std::string> terraformTemplateValues(const std::string &templatePath);
+// Whether a JSON file is read as a templatefile() template (`%{…}` directives blanked, `${…}` values
+// unknown or filled): a template's name (`*.json.tpl`, `*.tftpl`, …), or a `.json` with `${` or `%{`
+// that a templatefile() call beside it or one directory up names. mayBe…: whether it could be one
+// (its callers' texts then matter), without reading them.
+bool isTerraformJsonTemplate(const std::string &path, std::string_view text);
+bool mayBeTerraformJsonTemplate(const std::string &path, std::string_view text);
 // The names (relative to the file's directory) of those other files, for a file at `path`: what
 // `retrylint review` writes beside the base's version of the file so both sides read alike.
 std::vector<std::string> extractionInputNamesBesides(const std::string &path);

@@ -155,13 +155,12 @@ std::vector<std::pair<std::string, std::string>> callers(const std::string &temp
   return out;
 }
 
-} // namespace
-
-std::map<std::string, std::string> terraformTemplateValues(const std::string &templatePath) {
+// Calls `f(text, i)` for each templatefile() call of a caller that names the template, `i` just past
+// the comma after its first argument (or npos when the call has no second argument).
+template <class F> void forEachCall(const std::string &templatePath, F f) {
   const StringRef file = path::filename(templatePath);
   // The template as a caller beside it names it, and as one a directory up does.
   const std::string beside = file.str(), above = (path::filename(path::parent_path(templatePath)) + "/" + file).str();
-  Values all;
   for (const auto &[name, text] : callers(templatePath)) {
     const StringRef t(text);
     const std::string &self = StringRef(name).startswith("../") ? above : beside;
@@ -172,17 +171,42 @@ std::map<std::string, std::string> terraformTemplateValues(const std::string &te
       const std::string named = namedTemplate(t.slice(i + 1, e - 1));
       if (named.empty() || normalised(named) != self) continue;
       i = skipBlank(t, e);
-      if (i >= t.size() || t[i] != ',') continue;
-      i = skipBlank(t, i + 1);
-      // A call whose variables are not a literal map (`merge(…)`, `local.vars`) or not read to the
-      // end may give any placeholder any value: then none is known.
-      if (i >= t.size() || t[i] != '{' || !readVariables(t, i, all)) return {};
+      if (!f(t, i < t.size() && t[i] == ',' ? skipBlank(t, i + 1) : StringRef::npos)) return;
     }
   }
+}
+
+} // namespace
+
+std::map<std::string, std::string> terraformTemplateValues(const std::string &templatePath) {
+  Values all;
+  bool known = true;
+  forEachCall(templatePath, [&](StringRef t, size_t i) {
+    if (i == StringRef::npos) return true;
+    // A call whose variables are not a literal map (`merge(…)`, `local.vars`) or not read to the
+    // end may give any placeholder any value: then none is known.
+    known = i < t.size() && t[i] == '{' && readVariables(t, i, all);
+    return known;
+  });
+  if (!known) return {};
   std::map<std::string, std::string> out;
   for (auto &[k, v] : all)
     if (v) out.emplace(k, std::move(*v));
   return out;
+}
+
+bool mayBeTerraformJsonTemplate(const std::string &path, std::string_view text) {
+  if (yaml::isJsonTemplatePath(path)) return true;
+  return path::extension(path).equals_insensitive(".json") &&
+         (text.find("${") != std::string_view::npos || text.find("%{") != std::string_view::npos);
+}
+
+bool isTerraformJsonTemplate(const std::string &path, std::string_view text) {
+  if (yaml::isJsonTemplatePath(path)) return true;
+  if (!mayBeTerraformJsonTemplate(path, text)) return false;
+  bool named = false;
+  forEachCall(path, [&](StringRef, size_t) { return !(named = true); });
+  return named;
 }
 
 std::string terraformTemplateInputsBesides(const std::string &templatePath) {
