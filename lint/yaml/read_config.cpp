@@ -19,6 +19,10 @@ bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const
     out.template_text = blankTemplateDirectives(std::string(text));
     text = out.template_text;
   }
+  if (templated && text.find("${") != std::string_view::npos) {
+    out.template_text = quoteInStringInterpolations(std::string(text));
+    text = out.template_text;
+  }
   // Recursive parsers must not meet a text nested beyond --max-nesting. The fast parser stops
   // at its own limit by itself; the estimate is needed before any other parser only.
   bool depthEstimated = false;

@@ -75,22 +75,55 @@ std::string maskTemplates(std::string_view text) {
 }
 
 namespace {
-// Calls `f(begin, end)` for each `${…}` outside a JSON string ([begin, end], the braces included).
-template <class F> void forEachJsonPlaceholder(std::string_view text, F f) {
+// The `}` that closes the `${` at `i`: braces nest, and the template language's strings inside
+// (`${jsonencode({ Name = "x" })}`, `${arns["start"]}`) are skipped; npos when it never closes.
+size_t interpolationEnd(std::string_view text, size_t i) {
+  int depth = 0;
+  for (size_t j = i + 1; j < text.size(); ++j) {
+    const char c = text[j];
+    if (c == '"') {
+      for (++j; j < text.size() && text[j] != '"'; ++j)
+        if (text[j] == '\\') ++j;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0) {
+      return j;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Calls `f(begin, end, inString)` for each `${…}` ([begin, end], the braces included), inside a
+// JSON string or not; an interpolation inside a string does not end it, whatever quotes it holds.
+template <class F> void forEachInterpolation(std::string_view text, F f) {
   bool inString = false;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
-    if (inString) {
+    if (c == '$' && i + 1 < text.size() && text[i + 1] == '{') {
+      size_t end = interpolationEnd(text, i);
+      if (end == std::string_view::npos) return;
+      if (!f(i, end, inString)) return;
+      i = end;
+    } else if (inString) {
       if (c == '\\') ++i;
       else if (c == '"') inString = false;
     } else if (c == '"') {
       inString = true;
-    } else if (c == '$' && i + 1 < text.size() && text[i + 1] == '{') {
-      size_t end = text.find('}', i);
-      if (end == std::string_view::npos) return;
-      if (!f(i, end)) return;
-      i = end;
     }
+  }
+}
+
+// Calls `f(begin, end)` for each `${…}` outside a JSON string ([begin, end], the braces included).
+template <class F> void forEachJsonPlaceholder(std::string_view text, F f) {
+  forEachInterpolation(text, [&](size_t b, size_t e, bool inString) { return inString || f(b, e); });
+}
+
+// Writes `fill` over [b, e] of `text`, then blanks: line breaks stay where they are.
+void overwrite(std::string &text, size_t b, size_t e, std::string_view fill) {
+  size_t k = 0;
+  for (size_t j = b; j <= e; ++j) {
+    if (text[j] == '\n' || text[j] == '\r') continue;
+    text[j] = k < fill.size() ? fill[k++] : ' ';
   }
 }
 } // namespace
@@ -104,8 +137,7 @@ bool hasJsonPlaceholders(std::string_view text) {
 std::string blankJsonPlaceholders(std::string text) {
   std::string_view view = text; // the scan reads what the loop writes only past the current one
   forEachJsonPlaceholder(view, [&](size_t b, size_t e) {
-    std::string_view fill = e - b + 1 >= 4 ? "null" : "0";
-    for (size_t j = b; j <= e; ++j) text[j] = j - b < fill.size() ? fill[j - b] : ' ';
+    overwrite(text, b, e, e - b + 1 >= 4 ? "null" : "0");
     return true;
   });
   return text;
@@ -120,7 +152,18 @@ std::string fillJsonPlaceholders(std::string text, const std::map<std::string, s
     while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
     auto it = values.find(std::string(name));
     if (it == values.end() || it->second.size() > e - b + 1) return true;
-    for (size_t j = b; j <= e; ++j) text[j] = j - b < it->second.size() ? it->second[j - b] : ' ';
+    overwrite(text, b, e, it->second);
+    return true;
+  });
+  return text;
+}
+
+std::string quoteInStringInterpolations(std::string text) {
+  std::string_view view = text;
+  forEachInterpolation(view, [&](size_t b, size_t e, bool inString) {
+    if (inString)
+      for (size_t j = b; j <= e; ++j)
+        if (text[j] == '"') text[j] = '\'';
     return true;
   });
   return text;

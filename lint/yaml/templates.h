@@ -28,6 +28,9 @@ std::string blankJsonPlaceholders(std::string text);
 // spaces to the placeholder's length (same length, same columns); a value longer than its
 // placeholder, and every other placeholder, is left as it is.
 std::string fillJsonPlaceholders(std::string text, const std::map<std::string, std::string> &values);
+// A template's `${…}` inside a JSON string with quotes of its own (`"${arns["start"]}"`) has them
+// turned into `'`, so the string stays one string: same length, positions stay.
+std::string quoteInStringInterpolations(std::string text);
 
 // A JSON file kept as a template (`sfn.asl.json.tpl`, `definition.json.tftpl` — the name
 // Terraform's templatefile() docs recommend —, `*.json.tmpl`, `*.json.j2`, and any `*.tftpl` or
