@@ -27,7 +27,17 @@ constexpr const char *kTimeoutSource = "OpenTelemetry Collector default exporter
 // Exporters built on exporterhelper that retry by default (retry_on_failure.enabled defaults to true).
 bool retriesByDefault(const std::string &type) { return type == "otlp" || type == "otlphttp"; }
 
+// A value the collector expands at startup, before it reads the field: `${env:NAME}`,
+// `${env:NAME:-default}`, `${NAME}`, `${file:…}`, `$NAME` (opentelemetry.io/docs/collector/configuration,
+// "Environment variables"; confmap's expansion). Which value it becomes the file does not say.
+bool expandedAtStartup(const yaml::Node &n) {
+  if (!isScalarString(n) || !n.IsScalar()) return false;
+  const std::string &v = n.Scalar();
+  return v.find("${") != std::string::npos || (v.size() > 1 && v[0] == '$');
+}
+
 bool readBool(ExtractContext &cx, const yaml::Node &n, std::string_view field) {
+  if (expandedAtStartup(n)) return true; // the default, enabled: unknown either way
   std::string v = requireString(cx, n, field);
   if (v == "true" || v == "True" || v == "TRUE") return true;
   if (v == "false" || v == "False" || v == "FALSE") return false;
@@ -43,6 +53,7 @@ struct Reader {
   // A duration field: written, or the default.
   Setting<std::optional<Duration>> duration(std::string_view field, double defaultS) {
     if (auto n = get(block, field); n && !isNull(*n)) {
+      if (expandedAtStartup(*n)) return {std::nullopt, Origin::Unknown, cx.span(*n), {}, {}};
       std::string text = requireString(cx, *n, field);
       std::string err;
       auto d = parseGoDuration(text, &err);
@@ -57,7 +68,10 @@ struct Reader {
     return defaulted(std::optional<Duration>(Duration::s(defaultS)), blockKey, kDefaultsSource);
   }
   Setting<double> number(std::string_view field, double def) {
-    if (auto n = get(block, field); n && !isNull(*n)) return written(requireNumber(cx, *n, field, false), cx.span(*n));
+    if (auto n = get(block, field); n && !isNull(*n)) {
+      if (expandedAtStartup(*n)) return {def, Origin::Unknown, cx.span(*n), {}, {}};
+      return written(requireNumber(cx, *n, field, false), cx.span(*n));
+    }
     return defaulted(def, blockKey, kDefaultsSource);
   }
 };
@@ -144,7 +158,9 @@ void extractExporter(ExtractContext &cx, const yaml::Node &exporter, const std::
                                                  "retries stop after max_elapsed_time " + formatDuration(*maxElapsed.value), {}};
   }
 
-  if (auto t = get(exporter, "timeout"); t && !isNull(*t)) {
+  if (auto t = get(exporter, "timeout"); t && expandedAtStartup(*t)) {
+    p.per_try_timeout = {std::nullopt, Origin::Unknown, cx.span(*t), {}, {}};
+  } else if (auto t = get(exporter, "timeout"); t && !isNull(*t)) {
     std::string text = requireString(cx, *t, "timeout");
     std::string err;
     auto d = parseGoDuration(text, &err);
