@@ -927,6 +927,9 @@ std::unordered_set<std::string> listPagePredecessors(const yaml::Node &states) {
 // this state's input (listPagePredecessors).
 void extractState(ExtractContext &cx, const std::string &name, const yaml::Node &state, const std::string &path,
                   const Machine &m, int depth, bool fromListPage) {
+  // A null state is a value the file does not show: a template's placeholder, or in Terraform an
+  // expression not read (`jsondecode(local.step)`). Nothing to read, and nothing wrong with it.
+  if (isNull(state)) return;
   requireMap(cx, state, path);
   std::string type;
   if (auto t = get(state, "Type"); t && t->IsScalar()) type = t->Scalar();
