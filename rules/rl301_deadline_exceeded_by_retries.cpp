@@ -35,7 +35,9 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       msg += " = " + fmt(total) + " > " + deadlineText + ": ";
       std::string field = p.attempts_field.empty() ? "attempts" : p.attempts_field;
       if (perTry >= deadline)
-        msg += "a single attempt can use up the whole deadline (" + fmt(perTry) + " per try), so the retries never run; make the per-try timeout shorter than the deadline";
+        msg += "a single attempt can use up the whole deadline (" + fmt(perTry) +
+               " per try): its timeout never strikes first, so no retry follows an attempt that hangs and the retries help "
+               "only after fast failures; make the per-try timeout shorter than the deadline";
       else if (fit <= 1)
         msg += "when attempts time out, only the first fits: a retry after a timed-out try is cut off by the deadline before its " +
                fmt(perTry) + " per try, so the retries help only after fast failures; drop the retries or raise the timeout";
