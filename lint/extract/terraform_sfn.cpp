@@ -91,7 +91,9 @@ std::vector<std::string_view> blockLabels(std::string_view rest) {
   return labels;
 }
 
-// What each `var.NAME` the module does not leave to its callers is: a number or true/false, as written.
+// What each `var.NAME` (and `var.NAME.attribute` of an object) the module does not leave to its
+// callers is: a number or true/false, as written; "" for an attribute a tfvars object sets to
+// something else (unknown, and not the default's).
 using VarValues = std::map<std::string, std::string, std::less<>>;
 
 // Where the `${` at `i` ends: one past its matching `}`, passing over the HCL strings inside it
@@ -196,11 +198,24 @@ std::optional<std::pair<std::string_view, std::string_view>> literalAssignment(s
   return std::make_pair(name, value);
 }
 
+// `NAME = {` opening an object on its own line: NAME, or nothing.
+std::optional<std::string_view> objectOpening(std::string_view v) {
+  const size_t eq = v.find('=');
+  if (eq == std::string_view::npos || v.substr(eq, 2) == "==" || trim(v.substr(eq + 1)) != "{") return std::nullopt;
+  std::string_view name = trim(v.substr(0, eq));
+  if (name.empty() || !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; }))
+    return std::nullopt;
+  return name;
+}
+
 // The `default` of each `variable "NAME" { … }` of `text` that is a number or boolean, into `found`
-// (a name already there stays: a tfvars value, or an earlier file's).
+// (a name already there stays: a tfvars value, or an earlier file's); of an object default
+// written over lines (`default = {` … `max_concurrency = 5` … `}`), each such attribute, as
+// `NAME.attribute` (what `var.NAME.attribute` reads).
 void addVariableDefaults(std::string_view text, VarValues &found) {
   size_t pos = 0;
   std::string_view current;
+  bool inObjectDefault = false;
   int depth = 0;
   while (pos <= text.size()) {
     size_t nl = text.find('\n', pos);
@@ -211,22 +226,38 @@ void addVariableDefaults(std::string_view text, VarValues &found) {
       if (labels.size() == 1 && v.back() == '{') current = labels[0];
     } else if (depth == 1 && !current.empty() && v.rfind("default", 0) == 0) {
       if (auto a = literalAssignment(v); a && a->first == "default") found.emplace(std::string(current), std::string(a->second));
+      else if (auto o = objectOpening(v); o && *o == "default") inObjectDefault = true;
+    } else if (depth == 2 && inObjectDefault) {
+      if (auto a = literalAssignment(v)) found.emplace(std::string(current) + "." + std::string(a->first), std::string(a->second));
     }
     for (char c : raw) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    if (depth <= 1) inObjectDefault = false;
     if (depth <= 0) depth = 0, current = {};
   }
 }
 
-// The top-level `NAME = <number or boolean>` lines of a tfvars file, into `found`.
+// The top-level `NAME = <number or boolean>` lines of a tfvars file, into `found`, and the
+// attributes of a top-level `NAME = {` object as `NAME.attribute` ("" for one not a literal).
 void addTfvars(std::string_view text, VarValues &found) {
   size_t pos = 0;
   int depth = 0;
+  std::string_view object; // the object assigned at top level being read
   while (pos <= text.size()) {
     size_t nl = text.find('\n', pos);
     std::string_view raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
-    if (depth == 0)
+    if (depth == 0) {
+      object = {};
       if (auto a = literalAssignment(trim(raw))) found.emplace(std::string(a->first), std::string(a->second));
+      else if (auto o = objectOpening(trim(raw))) object = *o;
+    } else if (depth == 1 && !object.empty()) {
+      // An object given here replaces the default's: its attributes this cannot read are unknown
+      // (empty), not the default's.
+      const std::string_view v = trim(raw);
+      const size_t eq = v.find('=');
+      if (auto a = literalAssignment(v)) found.emplace(std::string(object) + "." + std::string(a->first), std::string(a->second));
+      else if (eq != std::string_view::npos && eq > 0) found.emplace(std::string(object) + "." + std::string(trim(v.substr(0, eq))), "");
+    }
     for (char c : raw) depth += c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;
     if (depth < 0) depth = 0;
   }
@@ -332,7 +363,7 @@ struct HclReader {
     }
     std::string_view known = literal ? t : std::string_view("null");
     if (!literal && vars && t.rfind("var.", 0) == 0)
-      if (auto it = vars->find(t.substr(4)); it != vars->end()) known = it->second;
+      if (auto it = vars->find(t.substr(4)); it != vars->end() && !it->second.empty()) known = it->second;
     emit(known, col);
     col += static_cast<int>(i);
   }
