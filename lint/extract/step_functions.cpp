@@ -671,6 +671,9 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
         if (e.IsScalar() && excluded.size() < 200) excluded += (excluded.empty() ? "" : ", ") + e.Scalar();
     }
   std::vector<std::pair<Span, std::string>> dead; // names no error can have, and why
+  // Names this state never raises (a timeout it does not set): reported only when the retrier has
+  // no other name, and so never fires; beside names that match, one that cannot is harmless.
+  std::vector<std::pair<Span, std::string>> neverRaised;
   std::string resource;
   if (auto res = get(*st.node, "Resource"); res && res->IsScalar()) resource = res->Scalar();
   if (llvm::StringRef r(resource); r.startswith("${") && r.endswith("}"))
@@ -706,11 +709,27 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
       // PascalCase, Developer Guide, supported-services-awssdk). docs/formats.md §6.
       dead.push_back({c.where, name + " never matches on " + resource + ", which raises DynamoDB." + name.substr(9) +
                                    " (DynamoDb.* is the AWS SDK integration's spelling)"});
+    } else if (name == "States.HeartbeatTimeout" && st.type == "Task" && !get(*st.node, "HeartbeatSeconds") &&
+               !get(*st.node, "HeartbeatSecondsPath")) {
+      // A heartbeat is only awaited when the state asks for one (Developer Guide, Task state).
+      neverRaised.push_back({c.where, name + " never matches: the state sets no HeartbeatSeconds, so no heartbeat is awaited"});
+    } else if (name == "States.Timeout" && st.type == "Task" && !get(*st.node, "TimeoutSeconds") && !get(*st.node, "TimeoutSecondsPath") &&
+               (llvm::StringRef(resource).startswith("arn:aws:states:::lambda:invoke") || llvm::StringRef(resource).contains(":lambda:"))) {
+      // TimeoutSeconds defaults to 99999999 s, longer than any execution lasts (a Standard one a
+      // year), and a function that runs out of its own timeout fails as Lambda.Unknown (Developer
+      // Guide, Task state; bp-lambda-serviceexception: "Unhandled errors in Lambda are reported as
+      // Lambda.Unknown … These include out-of-memory errors and function timeouts").
+      neverRaised.push_back({c.where, name + " never matches on this Lambda task: it sets no TimeoutSeconds (the default, 99999999 s, "
+                                      "outlasts any execution), and a function that runs out of its own timeout fails as Lambda.Unknown"});
     } else if (llvm::StringRef(name).startswith("States.") && !isStatesError(name)) {
       dead.push_back({c.where, name + " is none of the States.* errors Step Functions raises (States.TaskFailed, "
                                    "States.Timeout, …) and never matches"});
     }
     p.retry_on.push_back(std::move(c));
+  }
+  if (!neverRaised.empty() && dead.size() + neverRaised.size() == errors->size()) {
+    dead.insert(dead.end(), neverRaised.begin(), neverRaised.end());
+    std::sort(dead.begin(), dead.end(), [](const auto &a, const auto &b) { return std::tie(a.first.line, a.first.column) < std::tie(b.first.line, b.first.column); });
   }
   // One finding per retrier, at its first dead name: one cause, however many names it spells.
   if (!dead.empty()) {
