@@ -45,8 +45,9 @@ struct Settings {
   // use limit/MaxAttempts 10; the Step Functions guidance for Lambda tasks retries 6 times); up to
   // a quarter above it RL203 says so as a note (docs/accuracy.md: reviewers took 12 and 13 attempts
   // for threshold cases, 16 and more for defects). 15 min, beyond which a workflow step waiting on
-  // one retry is rather a schedule (reviewers took 8 to 18 min waits for threshold cases, 25 min
-  // and more for defects; RL103 makes a last wait up to a third above it a note).
+  // one retry is rather a schedule (reviewers took 8 to 18 min waits, and 24.3 min with full jitter,
+  // for threshold cases, 25.6 min and more for defects; RL103 makes a last wait up to two-thirds
+  // above it, 25 min, a note).
   WorkloadLimits background{11, Duration::s(900)};
   int max_amplification = 10; // RL204 ceiling (settings.max-amplification)
   const WorkloadLimits &limitsFor(Workload w) const { return w == Workload::Background ? background : request; }
