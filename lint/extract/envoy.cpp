@@ -11,6 +11,7 @@
 #include <map>
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Regex.h>
 
 #include "lint/extract/envoy_common.h"
 #include "lint/extract/extractors.h"
@@ -125,11 +126,28 @@ void collectMethodsFromHeaders(ExtractContext &cx, const yaml::Node &headers, Ro
   }
 }
 
+// A route of gRPC calls: `grpc: {}` in the match, or a path of a gRPC method or service
+// (`path: /pkg.Service/Method`, `prefix: /pkg.Service/`). Every gRPC call is an HTTP/2 POST (gRPC's
+// PROTOCOL-HTTP2.md), so there a `:method POST` match says nothing about whether the call may be
+// repeated: the RPC's meaning does, which the file does not show (as in a gRPC service config, and
+// in the Linkerd reader's ServiceProfile routes).
+bool grpcRoute(const yaml::Node &match) {
+  if (field(match, "grpc")) return true;
+  static const llvm::Regex kMethod("^/([A-Za-z_][A-Za-z0-9_]*\\.)+[A-Za-z_][A-Za-z0-9_]*/([A-Za-z_][A-Za-z0-9_]*/?)?$");
+  for (const char *key : {"path", "prefix"})
+    if (auto v = field(match, key); v && v->node.IsScalar() && kMethod.match(v->node.Scalar())) return true;
+  return false;
+}
+
 RouteFacts routeFacts(ExtractContext &cx, const yaml::Node &route, const yaml::Node &action, const Clusters &clusters,
                       const std::string &anchor) {
   RouteFacts f;
-  if (auto m = get(route, "match"); m && m->IsMap())
+  if (auto m = get(route, "match"); m && m->IsMap()) {
     if (auto h = get(*m, "headers")) collectMethodsFromHeaders(cx, *h, f, false);
+    if (grpcRoute(*m))
+      f.methods.erase(std::remove_if(f.methods.begin(), f.methods.end(), [](const Setting<std::string> &s) { return s.value == "POST"; }),
+                      f.methods.end());
+  }
 
   bool grpcHeader = field(action, "max_grpc_timeout").has_value();
   if (auto msd = field(action, "max_stream_duration"); msd && msd->node.IsMap())
