@@ -749,11 +749,13 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
 
   // A retrier that only retries a resource's state (Forecast.ResourceInUseException while it
   // changes, Glue.CrawlerRunningException, an execution or item that already exists, a lock's
-  // condition check) polls: it retries no failure of a service, so no outage is multiplied and no
+  // condition check, a job not complete yet, load-balancer targets still draining) polls: it
+  // retries no failure of a service, so no outage is multiplied and no
   // crowd of failed callers comes back in step. Its findings are advice.
   {
-    static constexpr llvm::StringLiteral kBusy[] = {"ResourceInUse", "NotReady",     "InProgress",            "Running",
-                                                    "NotStabilized", "AlreadyExists", "ConditionalCheckFailed"};
+    static constexpr llvm::StringLiteral kBusy[] = {"ResourceInUse", "NotReady",      "InProgress",            "Running",
+                                                    "NotStabilized", "AlreadyExists",  "ConditionalCheckFailed", "NotComplete",
+                                                    "Incomplete",    "StillDraining"};
     bool polls = !p.retry_on.empty();
     for (const Condition &c : p.retry_on)
       polls &= std::any_of(std::begin(kBusy), std::end(kBusy), [&](llvm::StringRef w) { return llvm::StringRef(c.text).contains_insensitive(w); });
