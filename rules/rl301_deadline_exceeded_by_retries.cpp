@@ -19,7 +19,9 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     // The waits are spent on every run, the per-try timeouts only when tries hang: when the waits
     // alone pass the deadline, that is the cause to state.
     const bool waitsAlone = waits && *waits >= deadline;
-    if (p.per_try_timeout.known() && p.per_try_timeout.value && !waitsAlone) {
+    // Tries that run to their timeout add up only if such a try can be followed by a retry.
+    const bool longTriesAddUp = p.long_try_retried != false;
+    if (p.per_try_timeout.known() && p.per_try_timeout.value && !waitsAlone && longTriesAddUp) {
       const Duration perTry = *p.per_try_timeout.value;
       Duration w = waits.value_or(Duration{0});
       Duration total = perTry * static_cast<double>(attempts) + w;
@@ -34,15 +36,21 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       if (waits) msg += " + " + fmt(w) + " backoff";
       msg += " = " + fmt(total) + " > " + deadlineText + ": ";
       std::string field = p.attempts_field.empty() ? "attempts" : p.attempts_field;
+      // A try cut off by its timeout is retried (or not known not to be): "time out"; else only a
+      // failure that comes late in a try is (a function's own error).
+      const bool timedOut = p.timed_out_try_retried != false;
       if (perTry >= deadline)
         msg += "a single attempt can use up the whole deadline (" + fmt(perTry) +
                " per try): its timeout never strikes first, so no retry follows an attempt that hangs and the retries help "
                "only after fast failures; make the per-try timeout shorter than the deadline";
       else if (fit <= 1)
-        msg += "when attempts time out, only the first fits: a retry after a timed-out try is cut off by the deadline before its " +
-               fmt(perTry) + " per try, so the retries help only after fast failures; drop the retries or raise the timeout";
+        msg += std::string(timedOut ? "when attempts time out" : "when attempts run long before they fail") +
+               ", only the first fits: a retry after " + (timedOut ? "a timed-out try" : "such a try") +
+               " is cut off by the deadline before its " + fmt(perTry) +
+               " per try, so the retries help only after fast failures; drop the retries or raise the timeout";
       else
-        msg += "when attempts time out, the last ones can never run: only " + std::to_string(fit) + " fit, so set " + field + " to " +
+        msg += std::string(timedOut ? "when attempts time out" : "when attempts run long before they fail") +
+               ", the last ones can never run: only " + std::to_string(fit) + " fit, so set " + field + " to " +
                std::to_string(p.attempts_count_retries ? fit - 1 : fit) + " or raise the timeout";
       out.report(p, at, "deadline", msg);
     } else if (waitsAlone) {

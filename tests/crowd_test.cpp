@@ -106,8 +106,12 @@ TEST(DeadRetriers, NamesNothingRaisesGiveOneErrorPerRetrierAndNoOtherFinding) {
     rl901 += f.rule == "RL901";
     onDead += f.rule != "RL901" && f.where.line < 25;
   }
-  EXPECT_EQ(rl901, 2);
+  EXPECT_EQ(rl901, 4); // and the timeouts the Poll and Worker tasks never raise
   EXPECT_EQ(onDead, 0) << "a retrier that never fires has nothing else to report";
+  const Finding *poll = at(r, "RL901", 39);
+  ASSERT_NE(poll, nullptr);
+  EXPECT_TRUE(has(poll->message, "States.Timeout never matches on this Lambda task")) << poll->message;
+  for (const Finding &f : r.findings) EXPECT_FALSE(f.rule == "RL203" && f.where.line >= 39 && f.where.line <= 42) << f.message;
 }
 
 TEST(DeadRetriers, ASubstitutedResourceIsReadFromTheTemplate) {

@@ -196,7 +196,7 @@ TEST(JitterOrder, DialectsThatDrawAfterTheCapRecordItAndStayQuiet) {
   "retryPolicy": {"maxAttempts": 5, "initialBackoff": "1s", "maxBackoff": "2s", "backoffMultiplier": 2,
                   "retryableStatusCodes": ["UNAVAILABLE"]}}]})").empty());
   FileModel sf = extract("sm.asl.json", R"({"StartAt": "A", "States": {"A": {"Type": "Task", "Resource": "arn:aws:lambda:us-east-1:1:function:f",
-  "End": true, "Retry": [{"ErrorEquals": ["States.Timeout"], "MaxAttempts": 6, "IntervalSeconds": 1, "BackoffRate": 2,
+  "End": true, "Retry": [{"ErrorEquals": ["Lambda.ServiceException"], "MaxAttempts": 6, "IntervalSeconds": 1, "BackoffRate": 2,
   "MaxDelaySeconds": 4, "JitterStrategy": "FULL"}]}}})");
   ASSERT_EQ(sf.policies.size(), 1u);
   EXPECT_EQ(sf.policies[0].backoff.jitter_order.value, JitterOrder::AfterCap);

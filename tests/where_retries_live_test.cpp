@@ -266,7 +266,7 @@ TEST(TerraformSfn, LocalsThatDoubleEachLevelStayBounded) {
 TEST(TerraformSfn, TheResourcesExpressTypeBoundsTheRetries) {
   const std::string def = "  definition = <<EOF\n"
                           "{\"StartAt\": \"A\", \"TimeoutSeconds\": TIMEOUT, \"States\": {\"A\": {\"Type\": \"Task\", \"Resource\": \"arn:aws:states:::lambda:invoke\",\n"
-                          " \"Retry\": [{\"ErrorEquals\": [\"States.Timeout\"], \"IntervalSeconds\": 5, \"MaxAttempts\": 3}], \"End\": true}}}\n"
+                          " \"Retry\": [{\"ErrorEquals\": [\"Lambda.ServiceException\"], \"IntervalSeconds\": 5, \"MaxAttempts\": 3}], \"End\": true}}}\n"
                           "EOF\n";
   auto with = [&](const std::string &type, const std::string &timeout) {
     std::string d = def;

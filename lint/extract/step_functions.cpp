@@ -654,6 +654,9 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     cx.problem(p.where, field + " has no ErrorEquals, which is required: Step Functions rejects the state machine", p.anchor + "/ErrorEquals");
     return;
   }
+  // A template's value (`${jsonencode(var.retry_errors)}`, read as null): which errors it retries,
+  // the file does not say, so nothing can be said of the retrier.
+  if (isNull(*errors)) return;
   requireSequence(cx, *errors, field + ".ErrorEquals");
   if (errors->size() == 0) {
     cx.problem(cx.span(*errors), field + ".ErrorEquals is empty: Step Functions rejects the state machine", p.anchor + "/ErrorEquals");
@@ -714,8 +717,10 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
       // A heartbeat is only awaited when the state asks for one (Developer Guide, Task state).
       neverRaised.push_back({c.where, name + " never matches: the state sets no HeartbeatSeconds, so no heartbeat is awaited"});
     } else if (name == "States.Timeout" && st.type == "Task" && !get(*st.node, "TimeoutSeconds") && !get(*st.node, "TimeoutSecondsPath") &&
-               (llvm::StringRef(resource).startswith("arn:aws:states:::lambda:invoke") || llvm::StringRef(resource).contains(":lambda:"))) {
-      // TimeoutSeconds defaults to 99999999 s, longer than any execution lasts (a Standard one a
+               (llvm::StringRef(resource).endswith(":states:::lambda:invoke") ||
+                (llvm::StringRef(resource).contains(":lambda:") && llvm::StringRef(resource).contains(":function:")))) {
+      // A request-response invocation (not a callback, `.waitForTaskToken`, whose lost token RL302
+      // speaks of). TimeoutSeconds defaults to 99999999 s, longer than any execution lasts (a Standard one a
       // year), and a function that runs out of its own timeout fails as Lambda.Unknown (Developer
       // Guide, Task state; bp-lambda-serviceexception: "Unhandled errors in Lambda are reported as
       // Lambda.Unknown … These include out-of-memory errors and function timeouts").
@@ -746,6 +751,13 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
   p.timed_out_try_retried = false;
   for (const Condition &c : p.retry_on)
     if (c.text == "States.ALL" || c.text == "States.Timeout" || c.text == "States.HeartbeatTimeout") p.timed_out_try_retried = true;
+  // Lambda's service errors and throttles (Lambda.ServiceException, Lambda.TooManyRequestsException,
+  // …) come back from the invocation itself, before the function runs long; Lambda.Unknown is the
+  // function's own failure (its timeout included), which can come at any time.
+  if (!*p.timed_out_try_retried)
+    p.long_try_retried = std::any_of(p.retry_on.begin(), p.retry_on.end(), [](const Condition &c) {
+      return !llvm::StringRef(c.text).startswith("Lambda.") || c.text == "Lambda.Unknown";
+    });
 
   // A retrier that only retries a resource's state (Forecast.ResourceInUseException while it
   // changes, Glue.CrawlerRunningException, an execution or item that already exists, a lock's

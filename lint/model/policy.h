@@ -236,6 +236,11 @@ struct RetryPolicy {
   // retries it only with 5xx, gateway-error or reset among the retry conditions; otherwise a per-try
   // timeout only answers earlier, and RL302 has nothing to say.
   std::optional<bool> timed_out_try_retried;
+  // Whether a try that ran long can still end in a failure that is retried (nullopt: yes, as far as
+  // the file says). False when neither a timed-out try nor any retried failure can come late: a
+  // Step Functions retrier of Lambda's service errors and throttles, which the invocation returns
+  // at once. Then RL301's "attempts x per-try timeout" cannot happen.
+  std::optional<bool> long_try_retried;
   std::string per_try_field; // "perTryTimeout"
   Setting<std::optional<Duration>> overall_deadline;
   std::string deadline_name; // "route timeout", "method timeout"
