@@ -142,7 +142,13 @@ void maskInterpolations(std::string &t, const VarValues &vars) {
       if (j == std::string::npos || j - i < 4) continue;
       std::string known = "null";
       if (std::string_view ref = trim(std::string_view(t).substr(i + 2, j - i - 3)); ref.rfind("var.", 0) == 0)
-        if (auto it = vars.find(ref.substr(4)); it != vars.end() && it->second.size() <= j - i) known = it->second;
+        if (auto it = vars.find(ref.substr(4)); it != vars.end() && !it->second.empty() && it->second.size() <= j - i) known = it->second;
+      // Where a member's key is due (after `{` or `,`, before a `"key"`), the interpolation writes
+      // whole members or nothing (`${local.platform_version}` as `"PlatformVersion": "LATEST",` or
+      // ""): it is left out, not a value.
+      const size_t before = t.find_last_not_of(" \t\r\n", i == 0 ? 0 : i - 1), after = t.find_first_not_of(" \t\r\n", j);
+      if (i > 0 && before != std::string::npos && (t[before] == '{' || t[before] == ',') && after != std::string::npos && t[after] == '"')
+        known.clear();
       for (size_t k = i; k < j; ++k) t[k] = ' ';
       t.replace(i, known.size(), known);
       i = j - 1;
@@ -698,7 +704,6 @@ std::vector<std::string> moduleFileNames(const std::string &path) {
 std::vector<std::pair<std::string, std::string>> moduleFiles(const std::string &path, std::string_view text) {
   std::vector<std::pair<std::string, std::string>> out;
   const bool usesLocals = text.find("local.") != std::string_view::npos, usesVars = text.find("var.") != std::string_view::npos;
-  if (!usesLocals && !usesVars) return out;
   size_t total = 0;
   for (const std::string &name : moduleFileNames(path)) {
     if (total >= kMaxModuleBytes) break;
@@ -706,7 +711,8 @@ std::vector<std::pair<std::string, std::string>> moduleFiles(const std::string &
     if (tfvars && !usesVars) continue;
     bool found = false;
     std::string t = io::readSibling(path, name, std::min(kMaxModuleFileBytes, kMaxModuleBytes - total), &found);
-    if (!found || !(tfvars || (usesLocals && t.find("locals") != std::string::npos) || (usesVars && t.find("variable") != std::string::npos)))
+    if (!found || !(tfvars || (usesLocals && t.find("locals") != std::string::npos) || (usesVars && t.find("variable") != std::string::npos) ||
+                    t.find("aws_sfn_state_machine.") != std::string::npos))
       continue;
     total += t.size();
     out.emplace_back(name, std::move(t));
@@ -746,6 +752,79 @@ std::string expressTypeOf(const SourceFile &src, int l) {
   return "";
 }
 
+// What starts a state machine, as the module's `.tf` files show it: when every resource that names
+// `aws_sfn_state_machine.NAME` is a schedule's target (an `aws_cloudwatch_event_target` whose rule
+// has a `schedule_expression`, or an `aws_scheduler_schedule`) or something that starts nothing
+// (IAM, outputs, alarms, other targets' `role_arn`s aside), the schedules, for messages; else ""
+// (an event pattern, an API, a function: a crowd the file may or may not show, left as not shown).
+std::string scheduleOnlyStarter(const std::string &machine, const std::vector<std::pair<std::string, std::string>> &files) {
+  struct Block {
+    std::string type, name, file;
+    std::string schedule;      // schedule_expression, as written
+    bool pattern = false;      // event_pattern
+    std::string rule;          // an event target's rule: aws_cloudwatch_event_rule.R
+    bool starts = false;       // names the machine outside role_arn
+  };
+  std::vector<Block> blocks;
+  const std::string ref = "aws_sfn_state_machine." + machine;
+  // `aws_sfn_state_machine.NAME.arn`, or `…NAME[0].arn` of a resource with `count`.
+  auto names = [&](std::string_view v) {
+    for (size_t at = v.find(ref); at != std::string_view::npos; at = v.find(ref, at + 1))
+      if (at + ref.size() < v.size() && (v[at + ref.size()] == '.' || v[at + ref.size()] == '[')) return true;
+    return false;
+  };
+  for (const auto &[name, text] : files) {
+    int depth = 0;
+    Block *cur = nullptr;
+    size_t pos = 0;
+    while (pos <= text.size()) {
+      size_t nl = text.find('\n', pos);
+      std::string_view raw = std::string_view(text).substr(pos, nl == std::string::npos ? std::string_view::npos : nl - pos), v = trim(raw);
+      pos = nl == std::string::npos ? text.size() + 1 : nl + 1;
+      if (depth == 0) {
+        cur = nullptr;
+        if (raw.rfind("resource", 0) == 0) {
+          const std::vector<std::string_view> labels = blockLabels(trim(v.substr(8)));
+          if (labels.size() >= 2) cur = &blocks.emplace_back(Block{std::string(labels[0]), std::string(labels[1]), name});
+        } else if (raw.rfind("output", 0) != 0 && names(raw)) {
+          return ""; // a module call, a local: who knows what starts it
+        }
+      } else if (cur) {
+        const size_t eq = v.find('=');
+        const std::string_view key = eq == std::string_view::npos ? std::string_view() : trim(v.substr(0, eq));
+        const std::string_view value = eq == std::string_view::npos ? std::string_view() : trim(v.substr(eq + 1));
+        if (key == "schedule_expression") cur->schedule = std::string(value);
+        else if (key == "event_pattern") cur->pattern = true;
+        else if (key == "rule") cur->rule = std::string(value);
+        if (names(v) && key != "role_arn" && key != "resources" && key != "Resource") cur->starts = true;
+      }
+      for (char c : raw) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+      if (depth < 0) depth = 0;
+    }
+  }
+  std::vector<std::string> schedules;
+  for (const Block &b : blocks) {
+    if (!b.starts || b.type.rfind("aws_iam_", 0) == 0 || b.type == "aws_cloudwatch_metric_alarm" || b.type == "aws_sfn_alias") continue;
+    if (b.type == "aws_scheduler_schedule" && !b.schedule.empty()) {
+      schedules.push_back("aws_scheduler_schedule." + b.name + " (" + b.schedule + ") in " + b.file);
+      continue;
+    }
+    if (b.type != "aws_cloudwatch_event_target") return "";
+    std::string_view r = b.rule; // `aws_cloudwatch_event_rule.R.name`, or Terraform 0.11's `"${…}"`
+    if (r.rfind("\"${", 0) == 0 && r.size() > 5 && r.substr(r.size() - 2) == "}\"") r = r.substr(3, r.size() - 5);
+    if (r.rfind("aws_cloudwatch_event_rule.", 0) != 0) return "";
+    r.remove_prefix(26);
+    r = r.substr(0, r.find_first_of(".["));
+    auto rule = std::find_if(blocks.begin(), blocks.end(), [&](const Block &x) { return x.type == "aws_cloudwatch_event_rule" && x.name == r; });
+    if (rule == blocks.end() || rule->schedule.empty() || rule->pattern) return "";
+    schedules.push_back("aws_cloudwatch_event_rule." + rule->name + " (" + rule->schedule + ") in " + rule->file);
+  }
+  if (schedules.empty()) return "";
+  std::string s = schedules.front();
+  for (size_t i = 1; i < schedules.size(); ++i) s += (i + 1 == schedules.size() ? " and " : ", ") + schedules[i];
+  return s;
+}
+
 void extractText(const SourceFile &src, ExtractContext &cx) {
   std::optional<Locals> locals; // read at the first definition that may name them
   VarValues vars;
@@ -772,12 +851,29 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   bool module = false;
   std::string express;  // where it is made an Express workflow, or ""
   // The definition's policies are an Express workflow's when the resource says so.
+  std::optional<std::vector<std::pair<std::string, std::string>>> starterFiles; // the module's files that name a machine
   auto embed = [&](auto &&read) {
     const size_t from = cx.model.policies.size();
     read();
     if (!express.empty())
       for (size_t i = from; i < cx.model.policies.size(); ++i)
         if (cx.model.policies[i].format == "aws-step-functions") applyExpressLimit(cx.model.policies[i], express);
+    if (module || from == cx.model.policies.size()) return;
+    if (!starterFiles) {
+      starterFiles.emplace();
+      starterFiles->emplace_back(std::string(llvm::sys::path::filename(src.path().str())), std::string(src.text()));
+      for (auto &f : moduleFiles(src.path().str(), src.text()))
+        if (f.second.find("aws_sfn_state_machine.") != std::string::npos) starterFiles->push_back(std::move(f));
+    }
+    const std::string schedules = scheduleOnlyStarter(resource, *starterFiles);
+    if (schedules.empty()) return;
+    // As for a SAM or CloudFormation template whose only events are schedules (crowdFrom).
+    for (size_t i = from; i < cx.model.policies.size(); ++i) {
+      RetryPolicy &p = cx.model.policies[i];
+      if (p.format != "aws-step-functions" || p.crowd != Crowd::NotShown) continue;
+      p.crowd = Crowd::Alone;
+      p.crowd_why = "only " + schedules + " starts it: one execution per tick, no crowd retries in step with it";
+    }
   };
   // A jsonencode() definition written out as JSON, its findings placed at the HCL tokens.
   auto embedTranslation = [&](const std::optional<Translation> &t, const std::string &label, const std::string &anchor) {
