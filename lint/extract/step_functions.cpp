@@ -496,7 +496,7 @@ void crowdFrom(const TemplateScan::Triggers &t, const std::string &where, Crowd 
     std::string s = t.schedules.front();
     for (size_t i = 1; i < t.schedules.size(); ++i) s += (i + 1 == t.schedules.size() ? " and " : ", ") + t.schedules[i];
     crowd = Crowd::Alone;
-    why = "only " + s + in + " starts it: one execution per tick, no crowd retries in step with it";
+    why = "only " + s + in + " starts it: " + std::string(kCrowdAloneTail);
   }
 }
 

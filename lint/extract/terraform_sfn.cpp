@@ -872,7 +872,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       RetryPolicy &p = cx.model.policies[i];
       if (p.format != "aws-step-functions" || p.crowd != Crowd::NotShown) continue;
       p.crowd = Crowd::Alone;
-      p.crowd_why = "only " + schedules + " starts it: one execution per tick, no crowd retries in step with it";
+      p.crowd_why = "only " + schedules + " starts it: " + std::string(kCrowdAloneTail);
     }
   };
   // A jsonencode() definition written out as JSON, its findings placed at the HCL tokens.

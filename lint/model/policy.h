@@ -66,6 +66,9 @@ enum class Crowd {
 // repository: a run reports them once per rule, with the count (aggregateNotes).
 inline constexpr std::string_view kCrowdNotShown =
     "nothing in the files shows executions running at once: no concurrent Map, no trigger in a template beside it";
+// How crowd_why for Crowd::Alone ends ("only <the schedules> starts it: " + this): notes on the
+// retriers of one such workflow are reported once (lint/report/aggregate.cpp).
+inline constexpr std::string_view kCrowdAloneTail = "one execution per tick, no crowd retries in step with it";
 
 enum class Growth { NoWait, Constant, Linear, Exponential };
 enum class Jitter { None, Full, Proportional };
