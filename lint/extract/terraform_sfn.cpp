@@ -776,6 +776,7 @@ std::string scheduleOnlyStarter(const std::string &machine, const std::vector<st
   for (const auto &[name, text] : files) {
     int depth = 0;
     Block *cur = nullptr;
+    bool inOutput = false; // in an `output` block: naming the machine there starts nothing
     size_t pos = 0;
     while (pos <= text.size()) {
       size_t nl = text.find('\n', pos);
@@ -783,13 +784,16 @@ std::string scheduleOnlyStarter(const std::string &machine, const std::vector<st
       pos = nl == std::string::npos ? text.size() + 1 : nl + 1;
       if (depth == 0) {
         cur = nullptr;
+        inOutput = raw.rfind("output", 0) == 0;
         if (raw.rfind("resource", 0) == 0) {
           const std::vector<std::string_view> labels = blockLabels(trim(v.substr(8)));
           if (labels.size() >= 2) cur = &blocks.emplace_back(Block{std::string(labels[0]), std::string(labels[1]), name});
-        } else if (raw.rfind("output", 0) != 0 && names(raw)) {
+        } else if (!inOutput && names(raw)) {
           return ""; // a module call, a local: who knows what starts it
         }
-      } else if (cur) {
+      } else if (!cur) {
+        if (!inOutput && names(v)) return ""; // inside a module call, a local, a data source
+      } else {
         const size_t eq = v.find('=');
         const std::string_view key = eq == std::string_view::npos ? std::string_view() : trim(v.substr(0, eq));
         const std::string_view value = eq == std::string_view::npos ? std::string_view() : trim(v.substr(eq + 1));
