@@ -41,6 +41,7 @@
 #include "lint/extract/embedded.h"
 #include "lint/extract/extractors.h"
 #include "lint/io/posix.h"
+#include "lint/yaml/templates.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/Path.h>
@@ -49,6 +50,15 @@ namespace retrylint {
 namespace {
 
 constexpr std::string_view kFormat = "terraform-sfn";
+
+// HCL identifiers (`aws_sfn_state_machine`, `max-attempts`, a heredoc's `EOT`): letters, digits,
+// `_` and `-`; `.` too where a traversal is read (`local.machine.states`).
+bool isHclNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+bool isHclName(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), isHclNameChar); }
+size_t hclNameEnd(std::string_view s, size_t from, bool dots = false) {
+  while (from < s.size() && (isHclNameChar(s[from]) || (dots && s[from] == '.'))) ++from;
+  return from;
+}
 
 // A resource, or a module given a definition (its `StartAt` in the file).
 bool holdsDefinition(std::string_view t) {
@@ -80,8 +90,7 @@ std::vector<std::string_view> blockLabels(std::string_view rest) {
       labels.push_back(rest.substr(i + 1, close - i - 1));
       i = close + 1;
     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      size_t e = i;
-      while (e < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[e])) || rest[e] == '_' || rest[e] == '-')) ++e;
+      const size_t e = hclNameEnd(rest, i);
       labels.push_back(rest.substr(i, e - i));
       i = e;
     } else {
@@ -96,24 +105,11 @@ std::vector<std::string_view> blockLabels(std::string_view rest) {
 // something else (unknown, and not the default's).
 using VarValues = std::map<std::string, std::string, std::less<>>;
 
-// Where the `${` at `i` ends: one past its matching `}`, passing over the HCL strings inside it
-// (`${join("-", [local.name, "task"])}`); npos when it does not end on its line.
+// Where the `${` at `i` ends: one past its matching `}` on its line (`${join("-", [local.name,
+// "task"])}`), npos when it does not end there.
 size_t interpolationEnd(const std::string &t, size_t i) {
-  int depth = 0;
-  bool quoted = false;
-  for (size_t j = i + 1; j < t.size() && t[j] != '\n'; ++j) {
-    if (quoted) {
-      if (t[j] == '\\') ++j;
-      else if (t[j] == '"') quoted = false;
-    } else if (t[j] == '"') {
-      quoted = true;
-    } else if (t[j] == '{') {
-      ++depth;
-    } else if (t[j] == '}' && --depth == 0) {
-      return j + 1;
-    }
-  }
-  return std::string::npos;
+  const size_t brace = yaml::interpolationEnd(t, i, /*withinLine=*/true);
+  return brace == std::string_view::npos ? std::string::npos : brace + 1;
 }
 
 // `${ … }` outside JSON strings, as `null` and blanks of the same length. Inside a JSON string an
@@ -198,8 +194,7 @@ std::optional<std::pair<std::string_view, std::string_view>> literalAssignment(s
   for (std::string_view c : {"#", "//"})
     if (size_t h = value.find(c); h != std::string_view::npos) value = value.substr(0, h);
   value = trim(value);
-  if (name.empty() || !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; }) ||
-      !literalValue(value))
+  if (!isHclName(name) || !literalValue(value))
     return std::nullopt;
   return std::make_pair(name, value);
 }
@@ -209,8 +204,7 @@ std::optional<std::string_view> objectOpening(std::string_view v) {
   const size_t eq = v.find('=');
   if (eq == std::string_view::npos || v.substr(eq, 2) == "==" || trim(v.substr(eq + 1)) != "{") return std::nullopt;
   std::string_view name = trim(v.substr(0, eq));
-  if (name.empty() || !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; }))
-    return std::nullopt;
+  if (!isHclName(name)) return std::nullopt;
   return name;
 }
 
@@ -441,8 +435,7 @@ struct HclReader {
         continue;
       }
       std::string_view r = rest();
-      size_t e = 0;
-      while (e < r.size() && (std::isalnum(static_cast<unsigned char>(r[e])) || r[e] == '_' || r[e] == '.' || r[e] == '-')) ++e;
+      const size_t e = hclNameEnd(r, 0, /*dots=*/true);
       const Locals::value_type *local = readableLocal(r.substr(0, e));
       const LocalAt *w = local ? &local->second : nullptr;
       if (!w || static_cast<size_t>(w->col) >= w->file->line(w->line).size() || w->file->line(w->line)[w->col] != '{') {
@@ -558,8 +551,7 @@ struct HclReader {
       col += static_cast<int>(t.size());
       return std::string(t);
     }
-    size_t i = 0;
-    while (i < r.size() && (std::isalnum(static_cast<unsigned char>(r[i])) || r[i] == '_' || r[i] == '-' || r[i] == '.')) ++i;
+    const size_t i = hclNameEnd(r, 0, /*dots=*/true);
     col += static_cast<int>(i);
     return i == 0 ? "" : "\"" + std::string(r.substr(0, i)) + "\"";
   }
@@ -913,9 +905,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     if (eq == std::string_view::npos) continue;
     // The attribute: `definition` of the resource; for a module, any input named for a definition.
     const std::string_view attribute = trim(line.substr(0, eq));
-    if (module ? attribute.find("definition") == std::string_view::npos ||
-                     !std::all_of(attribute.begin(), attribute.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; })
-               : attribute != "definition")
+    if (module ? attribute.find("definition") == std::string_view::npos || !isHclName(attribute) : attribute != "definition")
       continue;
     const std::string label = (module ? "module." : "aws_sfn_state_machine.") + resource + " " + std::string(attribute);
     const std::string anchor = (module ? "terraform/module/" : "terraform/aws_sfn_state_machine/") + resource;
@@ -928,9 +918,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     }
     if (std::string_view v = trim(line.substr(eq + 1)); v.rfind("local.", 0) == 0) {
       // A definition the module's locals write (`definition = local.machine`).
-      size_t e = 6;
-      while (e < v.size() && (std::isalnum(static_cast<unsigned char>(v[e])) || v[e] == '_' || v[e] == '-')) ++e;
-      v = v.substr(0, e);
+      v = v.substr(0, hclNameEnd(v, 6));
       if (!locals) readLocals();
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("local.", raw.find('=')));
@@ -942,7 +930,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     const bool indented = !marker.empty() && marker.front() == '-';
     if (indented) marker.remove_prefix(1);
     marker = trim(marker);
-    if (marker.empty() || !std::all_of(marker.begin(), marker.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; })) continue;
+    if (!isHclName(marker)) continue;
     // The heredoc's lines, up to the marker alone on a line.
     int first = l + 1, last = first;
     while (last < src.lineCount() && trim(src.line(last)) != marker) ++last;

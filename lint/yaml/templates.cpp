@@ -74,16 +74,16 @@ std::string maskTemplates(std::string_view text) {
   return out;
 }
 
-namespace {
-// The `}` that closes the `${` at `i`: braces nest, and the template language's strings inside
-// (`${jsonencode({ Name = "x" })}`, `${arns["start"]}`) are skipped; npos when it never closes.
-size_t interpolationEnd(std::string_view text, size_t i) {
+size_t interpolationEnd(std::string_view text, size_t i, bool withinLine) {
   int depth = 0;
   for (size_t j = i + 1; j < text.size(); ++j) {
     const char c = text[j];
+    if (withinLine && c == '\n') break;
     if (c == '"') {
-      for (++j; j < text.size() && text[j] != '"'; ++j)
+      for (++j; j < text.size() && text[j] != '"'; ++j) {
+        if (withinLine && text[j] == '\n') return std::string_view::npos;
         if (text[j] == '\\') ++j;
+      }
     } else if (c == '{') {
       ++depth;
     } else if (c == '}' && --depth == 0) {
@@ -93,6 +93,7 @@ size_t interpolationEnd(std::string_view text, size_t i) {
   return std::string_view::npos;
 }
 
+namespace {
 // Calls `f(begin, end, inString)` for each `${…}` ([begin, end], the braces included), inside a
 // JSON string or not; an interpolation inside a string does not end it, whatever quotes it holds.
 template <class F> void forEachInterpolation(std::string_view text, F f) {

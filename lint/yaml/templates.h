@@ -31,6 +31,10 @@ std::string fillJsonPlaceholders(std::string text, const std::map<std::string, s
 // A template's `${…}` inside a JSON string with quotes of its own (`"${arns["start"]}"`) has them
 // turned into `'`, so the string stays one string: same length, positions stay.
 std::string quoteInStringInterpolations(std::string text);
+// The `}` that closes the `${` at `i`: braces nest, and the template language's strings inside
+// (`${jsonencode({ Name = "x" })}`, `${arns["start"]}`) are skipped; npos when it never closes,
+// or, with `withinLine` (an HCL heredoc's interpolation), when it does not close on its line.
+size_t interpolationEnd(std::string_view text, size_t i, bool withinLine = false);
 
 // A JSON file kept as a template (`sfn.asl.json.tpl`, `definition.json.tftpl` — the name
 // Terraform's templatefile() docs recommend —, `*.json.tmpl`, `*.json.j2`, and any `*.tftpl` or
