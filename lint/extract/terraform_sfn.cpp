@@ -60,10 +60,12 @@ size_t hclNameEnd(std::string_view s, size_t from, bool dots = false) {
   return from;
 }
 
-// A resource, or a module given a definition (its `StartAt` in the file).
+// A resource, or a module given a definition, or a `data "template_file"` that renders one (its
+// `StartAt` in the file).
 bool holdsDefinition(std::string_view t) {
   return t.find("aws_sfn_state_machine") != std::string_view::npos ||
-         (t.find("module") != std::string_view::npos && t.find("StartAt") != std::string_view::npos);
+         ((t.find("module") != std::string_view::npos || t.find("template_file") != std::string_view::npos) &&
+          t.find("StartAt") != std::string_view::npos);
 }
 
 bool recogniseText(const SourceFile &src) { return isFileKind(src.path().str(), {".tf"}) && holdsDefinition(src.text()); }
@@ -113,8 +115,8 @@ size_t interpolationEnd(const std::string &t, size_t i) {
 }
 
 // `${ … }` outside JSON strings, as `null` and blanks of the same length. Inside a JSON string an
-// interpolation stays as it is written but for its own quotes, which become `'` so that the string
-// does not end there (`"Name": "${join("-", [local.name, "task"])}"`).
+// interpolation stays as it is written but for its own quotes and backslashes (yaml::quoteInterpolation),
+// so that the string does not end there (`"Name": "${join("-", [local.name, "task"])}"`).
 void maskInterpolations(std::string &t, const VarValues &vars) {
   bool inString = false;
   for (size_t i = 0; i < t.size(); ++i) {
@@ -126,7 +128,7 @@ void maskInterpolations(std::string &t, const VarValues &vars) {
       } else if (t[i] == '$' && i + 1 < t.size() && t[i + 1] == '{') {
         const size_t end = interpolationEnd(t, i);
         if (end == std::string::npos) continue;
-        std::replace(t.begin() + i, t.begin() + end, '"', '\'');
+        yaml::quoteInterpolation(t, i, end);
         i = end - 1;
       }
       continue;
@@ -411,8 +413,9 @@ struct HclReader {
   }
   // `merge(a, b, …)` of objects the file writes (`{ … }`, or `local.NAME` whose value is one): one
   // object of their members, as Terraform merges them (developer.hashicorp.com/terraform/language/
-  // functions/merge). Any other argument (`var.x`, a `for`, a call) leaves the value unknown: its
-  // members could be any; then false, and nothing read.
+  // functions/merge). A `var.x` or `local.x` that is not an object as written adds members the file
+  // does not show; any other argument (a `for`, a call) leaves the value unknown: then false, and
+  // nothing read.
   bool mergeCall(int depth) {
     const Mark m = mark();
     const int startLine = line, startCol = col;
@@ -439,6 +442,15 @@ struct HclReader {
       const Locals::value_type *local = readableLocal(r.substr(0, e));
       const LocalAt *w = local ? &local->second : nullptr;
       if (!w || static_cast<size_t>(w->col) >= w->file->line(w->line).size() || w->file->line(w->line)[w->col] != '{') {
+        // `var.extra_states`, or a local that is no object as written (`var.sns ? { … } : {}`):
+        // members the file does not show, added to those it does (which they could only replace
+        // by the same names). Anything else (a call, a `for`) leaves the merge unknown.
+        const std::string_view ref = r.substr(0, e);
+        const size_t after = r.find_first_not_of(" \t", e);
+        if ((ref.rfind("var.", 0) == 0 || ref.rfind("local.", 0) == 0) && after != std::string_view::npos && (r[after] == ',' || r[after] == ')')) {
+          col += static_cast<int>(e);
+          continue;
+        }
         known = false;
         break;
       }
@@ -631,12 +643,17 @@ struct HclReader {
 };
 
 // The JSON of `jsonencode(` at (line, col), and where its tokens came from; nullopt when the
-// value is not one this reads.
+// value is not an object this reads (`{ … }`, a local holding one, a merge() of such).
 std::optional<Translation> translateJsonencode(const SourceFile &src, int line, int col, const Locals &locals, const VarValues &vars) {
   HclReader r(src, line, col, &locals);
   r.vars = &vars;
-  if (r.peek() != '{') return std::nullopt;
-  r.object(0);
+  if (r.peek() == '{') {
+    r.object(0);
+  } else {
+    // `jsonencode(local.machine)` of a local written as an object, or `jsonencode(merge(…))`.
+    r.value(0);
+    if (r.out.json.rfind('{', 0) != 0) return std::nullopt;
+  }
   if (r.failed) return std::nullopt;
   return std::move(r.out);
 }
@@ -792,7 +809,9 @@ std::string scheduleOnlyStarter(const std::string &machine, const std::vector<st
         if (key == "schedule_expression") cur->schedule = std::string(value);
         else if (key == "event_pattern") cur->pattern = true;
         else if (key == "rule") cur->rule = std::string(value);
-        if (names(v) && key != "role_arn" && key != "resources" && key != "Resource") cur->starts = true;
+        // A role's or a policy's resource, or the caller a function permits (`source_arn` of an
+        // aws_lambda_permission: the machine invokes the function), starts nothing.
+        if (names(v) && key != "role_arn" && key != "resources" && key != "Resource" && key != "source_arn") cur->starts = true;
       }
       for (char c : raw) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
       if (depth < 0) depth = 0;
@@ -842,9 +861,10 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   };
   // The block being read: an aws_sfn_state_machine resource, or a module given a definition (such
   // as terraform-aws-modules/step-functions' `definition`, or a module of the repository's own
-  // taking `state_machine_definition`); "" outside one.
+  // taking `state_machine_definition`), or a `data "template_file"` whose heredoc `template` is
+  // one (Terraform 0.11's way: `definition = data.template_file.NAME.rendered`); "" outside one.
   std::string resource;
-  bool module = false;
+  bool module = false, templateFile = false;
   std::string express;  // where it is made an Express workflow, or ""
   // The definition's policies are an Express workflow's when the resource says so.
   std::optional<std::vector<std::pair<std::string, std::string>>> starterFiles; // the module's files that name a machine
@@ -854,7 +874,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     if (!express.empty())
       for (size_t i = from; i < cx.model.policies.size(); ++i)
         if (cx.model.policies[i].format == "aws-step-functions") applyExpressLimit(cx.model.policies[i], express);
-    if (module || from == cx.model.policies.size()) return;
+    if (module || templateFile || from == cx.model.policies.size()) return;
     if (!starterFiles) {
       starterFiles.emplace();
       starterFiles->emplace_back(std::string(llvm::sys::path::filename(src.path().str())), std::string(src.text()));
@@ -884,14 +904,24 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       const std::vector<std::string_view> labels = blockLabels(line.substr(6));
       resource = labels.empty() ? "(unnamed)" : std::string(labels[0]);
       module = true;
+      templateFile = false;
       express = expressTypeOf(src, l);
       continue;
     }
-    for (const char *top : {"data", "locals", "output", "variable", "terraform", "provider"})
+    if (src.line(l).rfind("data", 0) == 0 && line.size() > 5 && (line[4] == ' ' || line[4] == '\t' || line[4] == '"')) {
+      const std::vector<std::string_view> labels = blockLabels(line.substr(4));
+      resource.clear();
+      module = false;
+      express.clear();
+      templateFile = labels.size() > 1 && labels[0] == "template_file";
+      if (templateFile) resource = std::string(labels[1]);
+      continue;
+    }
+    for (const char *top : {"locals", "output", "variable", "terraform", "provider"})
       if (src.line(l).rfind(top, 0) == 0) resource.clear();
     if (line.rfind("resource", 0) == 0 && line.size() > 9 && (line[8] == ' ' || line[8] == '\t' || line[8] == '"')) {
       resource.clear();
-      module = false;
+      module = templateFile = false;
       express.clear();
       const std::vector<std::string_view> labels = blockLabels(line.substr(8));
       if (!labels.empty() && labels[0] == "aws_sfn_state_machine") {
@@ -905,10 +935,13 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     if (eq == std::string_view::npos) continue;
     // The attribute: `definition` of the resource; for a module, any input named for a definition.
     const std::string_view attribute = trim(line.substr(0, eq));
-    if (module ? attribute.find("definition") == std::string_view::npos || !isHclName(attribute) : attribute != "definition")
+    if (templateFile ? attribute != "template"
+        : module     ? attribute.find("definition") == std::string_view::npos || !isHclName(attribute)
+                     : attribute != "definition")
       continue;
-    const std::string label = (module ? "module." : "aws_sfn_state_machine.") + resource + " " + std::string(attribute);
-    const std::string anchor = (module ? "terraform/module/" : "terraform/aws_sfn_state_machine/") + resource;
+    const std::string_view kind = templateFile ? "data.template_file." : module ? "module." : "aws_sfn_state_machine.";
+    const std::string label = std::string(kind) + resource + " " + std::string(attribute);
+    const std::string anchor = (templateFile ? "terraform/data.template_file/" : module ? "terraform/module/" : "terraform/aws_sfn_state_machine/") + resource;
     if (size_t je = line.find("jsonencode("); je != std::string_view::npos && je > eq) {
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("jsonencode(") + 11);
@@ -950,6 +983,10 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       std::string_view t = src.line(k);
       if (!t.empty() && t.back() == '\r') t.remove_suffix(1);
       text += std::string(t.size() > strip ? t.substr(strip) : std::string_view()) + "\n";
+    }
+    if (templateFile && text.find("\"StartAt\"") == std::string::npos) { // a template of something else
+      l = last;
+      continue;
     }
     if (!locals) readLocals();
     maskInterpolations(text, vars);

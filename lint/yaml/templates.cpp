@@ -159,12 +159,17 @@ std::string fillJsonPlaceholders(std::string text, const std::map<std::string, s
   return text;
 }
 
+void quoteInterpolation(std::string &text, size_t b, size_t e) {
+  for (size_t j = b; j < e && j < text.size(); ++j) {
+    if (text[j] == '"') text[j] = '\'';
+    else if (text[j] == '\\') text[j] = '/';
+  }
+}
+
 std::string quoteInStringInterpolations(std::string text) {
   std::string_view view = text;
   forEachInterpolation(view, [&](size_t b, size_t e, bool inString) {
-    if (inString)
-      for (size_t j = b; j <= e; ++j)
-        if (text[j] == '"') text[j] = '\'';
+    if (inString) quoteInterpolation(text, b, e + 1);
     return true;
   });
   return text;

@@ -29,8 +29,11 @@ std::string blankJsonPlaceholders(std::string text);
 // placeholder, and every other placeholder, is left as it is.
 std::string fillJsonPlaceholders(std::string text, const std::map<std::string, std::string> &values);
 // A template's `${…}` inside a JSON string with quotes of its own (`"${arns["start"]}"`) has them
-// turned into `'`, so the string stays one string: same length, positions stay.
+// turned into `'`, and its backslashes (`"${join("\", \"", ids)}"`) into `/`, so the string stays
+// one string with no escape JSON rejects: same length, positions stay.
 std::string quoteInStringInterpolations(std::string text);
+// The same for the one interpolation at [b, e) of `text`.
+void quoteInterpolation(std::string &text, size_t b, size_t e);
 // The `}` that closes the `${` at `i`: braces nest, and the template language's strings inside
 // (`${jsonencode({ Name = "x" })}`, `${arns["start"]}`) are skipped; npos when it never closes,
 // or, with `withinLine` (an HCL heredoc's interpolation), when it does not close on its line.
