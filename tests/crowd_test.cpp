@@ -106,12 +106,20 @@ TEST(DeadRetriers, NamesNothingRaisesGiveOneErrorPerRetrierAndNoOtherFinding) {
     rl901 += f.rule == "RL901";
     onDead += f.rule != "RL901" && f.where.line < 25;
   }
-  EXPECT_EQ(rl901, 4); // and the timeouts the Poll and Worker tasks never raise
+  EXPECT_EQ(rl901, 5); // and the timeouts the Poll and Worker tasks never raise, and Notify's Batch names
   EXPECT_EQ(onDead, 0) << "a retrier that never fires has nothing else to report";
   const Finding *poll = at(r, "RL901", 39);
   ASSERT_NE(poll, nullptr);
   EXPECT_TRUE(has(poll->message, "States.Timeout never matches on this Lambda task")) << poll->message;
   for (const Finding &f : r.findings) EXPECT_FALSE(f.rule == "RL203" && f.where.line >= 39 && f.where.line <= 42) << f.message;
+  // Batch's names pasted onto a function: one finding naming both, and nothing about the 7 retries.
+  const Finding *pasted = at(r, "RL901", 80);
+  ASSERT_NE(pasted, nullptr);
+  EXPECT_TRUE(has(pasted->message, "Batch.AWSBatchException and AWS.Batch.TooManyRequestsException never match on this Lambda task: "
+                                   "only the Batch integration raises Batch.* errors: nothing is ever retried")) << pasted->message;
+  for (const Finding &f : r.findings) EXPECT_FALSE(f.rule != "RL901" && f.where.line >= 80 && f.where.line <= 83) << f.message;
+  // On the Batch job itself, and on a callback (whose worker names the error), the names can come.
+  for (int line : {89, 100}) EXPECT_EQ(at(r, "RL901", line), nullptr) << line;
 }
 
 TEST(DeadRetriers, ASubstitutedResourceIsReadFromTheTemplate) {

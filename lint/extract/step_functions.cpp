@@ -83,6 +83,41 @@ bool isStatesError(std::string_view name) {
   return false;
 }
 
+// Whether a Task's Resource invokes a Lambda function and waits for its answer: a function's ARN,
+// the optimized integration (`arn:aws:states:::lambda:invoke`; not the callback,
+// `.waitForTaskToken`, where whoever holds the token names the error), or a template's reference
+// to one where the ARN is filled in later (`${aws_lambda_function.load.arn}`,
+// `${var.lambda_handler_arn}`, `${MyFunctionArn}`): a reference naming a function and not a state
+// machine.
+bool invokesLambda(llvm::StringRef resource) {
+  if (resource.endswith(":states:::lambda:invoke")) return true;
+  if (resource.contains(":lambda:") && resource.contains(":function:")) return true;
+  if (!resource.startswith("${") || !resource.endswith("}") || resource.contains(":")) return false;
+  const std::string ref = resource.lower();
+  llvm::StringRef r(ref);
+  return (r.contains("lambda") || r.contains("function")) && !r.contains("stepfunction") && !r.contains("step_function") &&
+         !r.contains("state");
+}
+
+// The service whose integration alone raises an error so named (`Batch.AWSBatchException`,
+// `AWS.Batch.TooManyRequestsException`, `DynamoDB.ConditionalCheckFailedException`, the AWS SDK
+// integrations' `S3.NoSuchKeyException`), or "": Step Functions names the errors of a service
+// integration `<Service>.<error>` (Developer Guide, "Handling errors in Step Functions workflows",
+// and each integration's page), while a Lambda function's own error is named by its runtime's
+// error type (`ValueError`, `java.lang.RuntimeException`) and Lambda's as `Lambda.*`.
+std::string_view integrationService(std::string_view name) {
+  static constexpr std::string_view kServices[] = {
+      "Batch", "DynamoDB", "DynamoDb", "ECS", "Ecs", "EKS", "Eks", "Glue", "SageMaker", "SNS", "Sns", "SQS", "Sqs",
+      "EMR", "Emr", "Athena", "CodeBuild", "StepFunctions", "Sfn", "S3", "Ec2", "EventBridge", "Bedrock", "ApiGateway",
+      "DataBrew", "MediaConvert", "Kms", "Iam", "SecretsManager", "Ssm", "Rds", "Redshift", "Textract", "Comprehend"};
+  if (name.rfind("AWS.", 0) == 0) name.remove_prefix(4);
+  const size_t dot = name.find('.');
+  if (dot == std::string_view::npos || dot + 1 == name.size()) return {};
+  for (std::string_view s : kServices)
+    if (name.substr(0, dot) == s) return s;
+  return {};
+}
+
 bool isAsl(const yaml::Node &n) {
   auto start = get(n, "StartAt");
   auto states = get(n, "States");
@@ -673,10 +708,14 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
       for (const auto &e : *names)
         if (e.IsScalar() && excluded.size() < 200) excluded += (excluded.empty() ? "" : ", ") + e.Scalar();
     }
-  std::vector<std::pair<Span, std::string>> dead; // names no error can have, and why
+  struct DeadName {
+    Span where;
+    std::string name, why; // "<name><why>": `why` starts " never matches …" or " is none of …"
+  };
+  std::vector<DeadName> dead; // names no error can have, and why
   // Names this state never raises (a timeout it does not set): reported only when the retrier has
   // no other name, and so never fires; beside names that match, one that cannot is harmless.
-  std::vector<std::pair<Span, std::string>> neverRaised;
+  std::vector<DeadName> neverRaised;
   std::string resource;
   if (auto res = get(*st.node, "Resource"); res && res->IsScalar()) resource = res->Scalar();
   if (llvm::StringRef r(resource); r.startswith("${") && r.endswith("}"))
@@ -710,39 +749,54 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
       // state_task_service_dynamodb.py, which mirrors AWS); DynamoDb.<code> is the AWS SDK
       // integration's spelling (arn:aws:states:::aws-sdk:dynamodb:…, "ServiceName.ErrorName" in
       // PascalCase, Developer Guide, supported-services-awssdk). docs/formats.md §6.
-      dead.push_back({c.where, name + " never matches on " + resource + ", which raises DynamoDB." + name.substr(9) +
+      dead.push_back({c.where, name, " never matches on " + resource + ", which raises DynamoDB." + name.substr(9) +
                                    " (DynamoDb.* is the AWS SDK integration's spelling)"});
     } else if (name == "States.HeartbeatTimeout" && st.type == "Task" && !get(*st.node, "HeartbeatSeconds") &&
                !get(*st.node, "HeartbeatSecondsPath")) {
       // A heartbeat is only awaited when the state asks for one (Developer Guide, Task state).
-      neverRaised.push_back({c.where, name + " never matches: the state sets no HeartbeatSeconds, so no heartbeat is awaited"});
+      neverRaised.push_back({c.where, name, " never matches: the state sets no HeartbeatSeconds, so no heartbeat is awaited"});
     } else if (name == "States.Timeout" && st.type == "Task" && !get(*st.node, "TimeoutSeconds") && !get(*st.node, "TimeoutSecondsPath") &&
-               (llvm::StringRef(resource).endswith(":states:::lambda:invoke") ||
-                (llvm::StringRef(resource).contains(":lambda:") && llvm::StringRef(resource).contains(":function:")))) {
+               invokesLambda(resource)) {
       // A request-response invocation (not a callback, `.waitForTaskToken`, whose lost token RL302
       // speaks of). TimeoutSeconds defaults to 99999999 s, longer than any execution lasts (a Standard one a
       // year), and a function that runs out of its own timeout fails as Lambda.Unknown (Developer
       // Guide, Task state; bp-lambda-serviceexception: "Unhandled errors in Lambda are reported as
       // Lambda.Unknown … These include out-of-memory errors and function timeouts").
-      neverRaised.push_back({c.where, name + " never matches on this Lambda task: it sets no TimeoutSeconds (the default, 99999999 s, "
+      neverRaised.push_back({c.where, name, " never matches on this Lambda task: it sets no TimeoutSeconds (the default, 99999999 s, "
                                       "outlasts any execution), and a function that runs out of its own timeout fails as Lambda.Unknown"});
+    } else if (std::string_view service = integrationService(name); !service.empty() && st.type == "Task" && invokesLambda(resource)) {
+      // Pasted from a Batch or DynamoDB task: a function's invocation raises Lambda.* and the
+      // function's own error types, never another integration's names.
+      neverRaised.push_back({c.where, name, " never matches on this Lambda task: only the " + std::string(service) +
+                                          " integration raises " + std::string(service) + ".* errors"});
     } else if (llvm::StringRef(name).startswith("States.") && !isStatesError(name)) {
-      dead.push_back({c.where, name + " is none of the States.* errors Step Functions raises (States.TaskFailed, "
+      dead.push_back({c.where, name, " is none of the States.* errors Step Functions raises (States.TaskFailed, "
                                    "States.Timeout, …) and never matches"});
     }
     p.retry_on.push_back(std::move(c));
   }
   if (!neverRaised.empty() && dead.size() + neverRaised.size() == errors->size()) {
     dead.insert(dead.end(), neverRaised.begin(), neverRaised.end());
-    std::sort(dead.begin(), dead.end(), [](const auto &a, const auto &b) { return std::tie(a.first.line, a.first.column) < std::tie(b.first.line, b.first.column); });
+    std::sort(dead.begin(), dead.end(), [](const auto &a, const auto &b) { return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column); });
   }
   // One finding per retrier, at its first dead name: one cause, however many names it spells.
   if (!dead.empty()) {
     std::string msg;
-    for (size_t i = 0; i < dead.size(); ++i) msg += (i ? "; " : "") + dead[i].second;
+    // Names dead for one reason are said once ("A, B and C never match on this Lambda task: …").
+    for (size_t i = 0; i < dead.size();) {
+      size_t j = i + 1;
+      while (j < dead.size() && dead[j].why == dead[i].why) ++j;
+      msg += i ? "; " : "";
+      for (size_t k = i; k < j; ++k) msg += (k == i ? "" : k + 1 == j ? " and " : ", ") + dead[k].name;
+      std::string why = dead[i].why;
+      if (j - i > 1 && why.rfind(" never matches", 0) == 0) why = " never match" + why.substr(14);
+      if (j - i > 1 && why.rfind(" is none of", 0) == 0) why = " are none of" + why.substr(11);
+      msg += why;
+      i = j;
+    }
     msg += dead.size() == errors->size() ? ": nothing is ever retried by this retrier" : ": nothing is retried for " +
                                                                                          std::string(dead.size() == 1 ? "it" : "them");
-    cx.problem(dead.front().first, msg, p.anchor + "/ErrorEquals");
+    cx.problem(dead.front().where, msg, p.anchor + "/ErrorEquals");
   }
   if (dead.size() == errors->size()) return; // no name can match: the retrier never fires
 
@@ -761,13 +815,14 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
 
   // A retrier that only retries a resource's state (Forecast.ResourceInUseException while it
   // changes, Glue.CrawlerRunningException, an execution or item that already exists, a lock's
-  // condition check, a job not complete yet, load-balancer targets still draining) polls: it
+  // condition check, a job not complete yet, load-balancer targets still draining, an object not
+  // written yet: S3.NoSuchKey on a getObject that waits for a `_SUCCESS` file) polls: it
   // retries no failure of a service, so no outage is multiplied and no
   // crowd of failed callers comes back in step. Its findings are advice.
   {
     static constexpr llvm::StringLiteral kBusy[] = {"ResourceInUse", "NotReady",      "InProgress",            "Running",
                                                     "NotStabilized", "AlreadyExists",  "ConditionalCheckFailed", "NotComplete",
-                                                    "Incomplete",    "StillDraining"};
+                                                    "Incomplete",    "StillDraining",  "NoSuchKey"};
     bool polls = !p.retry_on.empty();
     for (const Condition &c : p.retry_on)
       polls &= std::any_of(std::begin(kBusy), std::end(kBusy), [&](llvm::StringRef w) { return llvm::StringRef(c.text).contains_insensitive(w); });
