@@ -39,6 +39,22 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       // A try cut off by its timeout is retried (or not known not to be): "time out"; else only a
       // failure that comes late in a try is (a function's own error).
       const bool timedOut = p.timed_out_try_retried != false;
+      // The tries alone fit (timeout = attempts x per try, the usual sizing) and only the waits
+      // between them overrun: every attempt starts, and the last is cut short by at most the waits.
+      // A threshold case, worth a note (docs/accuracy.md: eks-lab's 3 x 1 s in 3 s).
+      const Duration lastStart = perTry * static_cast<double>(attempts - 1) + w;
+      if (perTry * static_cast<double>(attempts) <= deadline && lastStart < deadline) {
+        const Duration left{deadline.nanos - lastStart.nanos};
+        const Duration even = Duration{deadline.nanos - w.nanos} * (1.0 / attempts);
+        msg += std::string(p.timed_out_try_retried != false ? "when attempts time out" : "when attempts run long before they fail") +
+               ", every one starts but the last gets at most " + fmt(left) + " of its " + fmt(perTry) +
+               " per try: the per-try timeouts fill the deadline and leave no room for the waits between them; a per-try "
+               "timeout of " + fmt(even) + " fits them all";
+        Reporter advice = out;
+        advice.capSeverity(Severity::Note);
+        advice.report(p, at, "deadline", msg);
+        continue;
+      }
       if (perTry >= deadline)
         msg += "a single attempt can use up the whole deadline (" + fmt(perTry) +
                " per try): its timeout never strikes first, so no retry follows an attempt that hangs and the retries help "
@@ -93,7 +109,9 @@ extern const Rule kRL301 = {
         "A retry policy whose attempts cannot all fit in the overall deadline: per-try timeout x attempts + "
         "the sum of the worst-case waits between them is larger than the route timeout (Istio, Envoy), the "
         "method timeout (gRPC) or the deadline around a C++ retry loop. The message shows the arithmetic "
-        "and how many attempts do fit.",
+        "and how many attempts do fit. Where the tries alone fit (timeout = attempts x per-try timeout, the "
+        "usual sizing) and only the waits between them overrun, every attempt starts and the last is cut "
+        "short by at most the waits: a note that says how much of its per-try timeout it keeps.",
         "The overall deadline wins: when it expires the caller gets a timeout and the remaining attempts "
         "never run. The configured attempts are then a fiction that hides the real behaviour, and a slow "
         "first attempt can use up the whole deadline. Set the overall deadline first, then fit attempts "
