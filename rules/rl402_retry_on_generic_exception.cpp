@@ -32,7 +32,7 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       std::string msg = "'" + c.text + "' retries every failure";
       if (c.origin == Origin::Defaulted) msg += " (by default)";
       msg += ": permanent errors (bad input, missing permission, a bug) are retried " +
-             (r.value_or(0) > 0 ? std::to_string(*r) + " more times" + cut : std::string("again")) +
+             (r.value_or(0) > 0 ? std::to_string(*r) + (*r == 1 ? " more time" : " more times") + cut : std::string("again")) +
              (!cut.empty() ? ", then the run's deadline ends it with the real error hidden behind the timeout"
               : p.workload == Workload::Background ? " and reported late" : " and answered late") +
              "; retry only the failures a second try can fix" + quick;

@@ -65,7 +65,7 @@ enum class Crowd {
 // crowd_why for Crowd::NotShown). Notes that end with it hold for most workflow retriers of a
 // repository: a run reports them once per rule, with the count (aggregateNotes).
 inline constexpr std::string_view kCrowdNotShown =
-    "nothing in the files shows executions running at once: no concurrent Map, no trigger in a template beside it";
+    "nothing in the files shows executions running at once: no concurrent Map, no trigger whose rate the files show";
 // How crowd_why for Crowd::Alone ends ("only <the schedules> starts it: " + this): notes on the
 // retriers of one such workflow are reported once (lint/report/aggregate.cpp).
 inline constexpr std::string_view kCrowdAloneTail = "one execution per tick, no crowd retries in step with it";
