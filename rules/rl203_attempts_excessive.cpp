@@ -81,6 +81,14 @@ void check(const FileModel &m, const Settings &settings, Reporter &out) {
                         "): in an outage the budget, not these attempts, bounds the extra load");
       continue;
     }
+    // A read polled at a fixed interval: its count is a waiting time (RL103, RL402 still speak of
+    // the waits and the errors it retries). Advice.
+    if (aboveCeiling && !clamped && !p.polls_by_reading.empty()) {
+      Reporter advice = out;
+      advice.capSeverity(Severity::Note);
+      advice.report(p, p.max_attempts.where, "attempts", msg + " (" + p.polls_by_reading + ")");
+      continue;
+    }
     // A little above the ceiling (one attempt, or up to a quarter of it) is a threshold case: advice
     // (docs/accuracy.md: reviewers judged 6 attempts on a route and 12 or 13 in a workflow so).
     if (aboveCeiling && !clamped && counted <= ceiling + std::max(1, ceiling / 4)) {

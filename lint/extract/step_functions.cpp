@@ -21,6 +21,7 @@
 
 #include "lint/yaml/nesting.h"
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Path.h>
 
@@ -885,6 +886,17 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
     b.growth = defaulted(Growth::Exponential, p.where, kBackoffRateSource);
   }
   if (!scheduleKnown) b.growth.origin = Origin::Unknown;
+  // A read of the AWS SDK integration (get*, head*, describe*, list*) at a fixed interval.
+  if (b.growth.origin == Origin::Written && b.growth.value == Growth::Constant) {
+    llvm::StringRef action(resource);
+    if (action.consume_front("arn:aws:states:::aws-sdk:") && action.contains(':')) {
+      action = action.split(':').second;
+      for (llvm::StringRef verb : {"get", "head", "describe", "list"})
+        if (action.startswith(verb) && action.size() > verb.size() && std::isupper(static_cast<unsigned char>(action[verb.size()])))
+          p.polls_by_reading = "a poll: " + resource.substr(resource.rfind(':') + 1) +
+                               " at a fixed interval waits for something to appear, and the count is how long it waits";
+    }
+  }
 
   if (auto n = valueOf(r, "MaxDelaySeconds", unknown)) {
     auto v = readSeconds(cx, r, "MaxDelaySeconds", 1, kMaxDelayLimit, p.anchor,

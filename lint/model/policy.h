@@ -201,6 +201,10 @@ struct RetryPolicy {
   // The retried operation takes a lock another holder has (try_lock): how long the waiting lasts
   // is up to the holder, so an unbounded or fixed wait is the lock's contract, not a setting.
   bool waits_for_lock = false;
+  // The retrier calls a read again at a fixed interval (an S3 getObject of a `_SUCCESS` marker
+  // every 30 s): it waits for something to appear, so its count is how long it waits, not how hard
+  // it presses a failing service. Why, for RL203's message; "" otherwise.
+  std::string polls_by_reading;
   // The retry asks a circuit breaker before every attempt and stops when it is open (Resilience4j's
   // default aspect order, the rejection not retried): "the circuit breaker 'orders' opens: …", for
   // messages ("… only until <this>"), or "". Clients that failed
