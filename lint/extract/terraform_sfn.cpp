@@ -594,7 +594,72 @@ struct HclReader {
     membersInto(close, first, member);
     if (!failed) emit(std::string_view(&close, 1), col - 1);
   }
+  // `[for x in xs : VALUE]` and `{for k, v in m : KEY => VALUE}` (Parallel branches made per
+  // scraper, states per name): one element, or one member named "(for)", read from VALUE with the
+  // iteration variables unknown (developer.hashicorp.com/terraform/language/expressions/for). An
+  // `if` filter and a grouping `...` after it are read past. False, and nothing read, when the
+  // bracket here opens no `for` this reads (then the caller reads it as it would have).
+  bool forExpression(char open, char close, int depth) {
+    const Mark m = mark();
+    const int openLine = line, openCol = col;
+    ++col;
+    if (peek() != 'f' || rest().substr(0, 4) != "for ") {
+      rewind(m);
+      line = openLine, col = openCol;
+      return false;
+    }
+    const std::string_view r = rest();
+    const size_t i = 0;
+    // The `:` ending `for … in EXPR` on this line, brackets and strings passed over.
+    size_t colon = std::string_view::npos;
+    for (size_t j = i + 4, nest = 0; j < r.size(); ++j) {
+      const char d = r[j];
+      if (d == '"') {
+        for (++j; j < r.size() && r[j] != '"'; j += r[j] == '\\' ? 2 : 1) {}
+      } else if (d == '(' || d == '[' || d == '{') {
+        ++nest;
+      } else if ((d == ')' || d == ']' || d == '}') && nest > 0) {
+        --nest;
+      } else if (d == ':' && nest == 0) {
+        colon = j;
+        break;
+      }
+    }
+    if (colon == std::string_view::npos) {
+      rewind(m);
+      line = openLine, col = openCol;
+      return false;
+    }
+    col += static_cast<int>(colon) + 1;
+    if (open == '{') {
+      // KEY => VALUE: the key is an expression of the iteration variables.
+      const std::string_view k = rest();
+      const size_t arrow = k.find("=>");
+      if (arrow == std::string_view::npos) return void(failed = true), true;
+      emit("{", openCol);
+      emit("\"(for)\"", col + static_cast<int>(k.find_first_not_of(" \t")));
+      col += static_cast<int>(arrow) + 2;
+      emit(":", col - 2);
+    } else {
+      emit("[", openCol);
+    }
+    value(depth + 1);
+    while (!failed) {
+      const char c = peek();
+      if (atEnd()) return void(failed = true), true;
+      if (c == close) {
+        emit(std::string_view(&close, 1), col++);
+        return true;
+      }
+      int nest = 0;
+      size_t n = scanExpression(rest(), nest);
+      col += static_cast<int>(std::max<size_t>(n, 1));
+      if (nest > 0) skipOpen(nest);
+    }
+    return true;
+  }
   void object(int depth) {
+    if (forExpression('{', '}', depth)) return;
     bool first = true;
     emit("{", col);
     objectMembers(depth, first);
@@ -634,6 +699,7 @@ struct HclReader {
     });
   }
   void list(int depth) {
+    if (forExpression('[', ']', depth)) return;
     members('[', ']', [&](char) {
       value(depth + 1);
       return true;
@@ -785,7 +851,7 @@ std::string scheduleOnlyStarter(const std::string &machine, const std::vector<st
   for (const auto &[name, text] : files) {
     int depth = 0;
     Block *cur = nullptr;
-    bool inOutput = false; // in an `output` block: naming the machine there starts nothing
+    bool inOutput = false; // in an `output` block, or an IAM policy document: naming the machine there starts nothing
     size_t pos = 0;
     while (pos <= text.size()) {
       size_t nl = text.find('\n', pos);
@@ -794,6 +860,10 @@ std::string scheduleOnlyStarter(const std::string &machine, const std::vector<st
       if (depth == 0) {
         cur = nullptr;
         inOutput = raw.rfind("output", 0) == 0;
+        if (raw.rfind("data", 0) == 0) {
+          const std::vector<std::string_view> labels = blockLabels(trim(v.substr(4)));
+          inOutput = !labels.empty() && labels[0] == "aws_iam_policy_document";
+        }
         if (raw.rfind("resource", 0) == 0) {
           const std::vector<std::string_view> labels = blockLabels(trim(v.substr(8)));
           if (labels.size() >= 2) cur = &blocks.emplace_back(Block{std::string(labels[0]), std::string(labels[1]), name});
