@@ -910,6 +910,45 @@ std::string scheduleOnlyStarter(const std::string &machine, const std::vector<st
   return s;
 }
 
+// A heredoc's text: the lines after its opening one up to its marker alone on a line (`first`,
+// `last` the marker's line), with `<<-`'s smallest indentation (`strip`) taken off each.
+struct Heredoc {
+  int first, last;
+  size_t strip;
+  std::string text;
+};
+// The heredoc whose `<<` on line `l` is followed by `opener` (`EOF`, `-EOT`); nullopt when that is
+// no marker, or, with `unterminated` set, when the marker never comes.
+std::optional<Heredoc> heredocAt(const SourceFile &src, int l, std::string_view opener, bool &unterminated) {
+  std::string_view marker = opener;
+  const bool indented = !marker.empty() && marker.front() == '-';
+  if (indented) marker.remove_prefix(1);
+  marker = trim(marker);
+  if (!marker.empty() && marker.back() == '\r') marker.remove_suffix(1);
+  if (!isHclName(marker)) return std::nullopt;
+  Heredoc h{l + 1, l + 1, 0, {}};
+  while (h.last < src.lineCount() && trim(src.line(h.last)) != marker) ++h.last;
+  if (h.last >= src.lineCount()) {
+    unterminated = true;
+    return std::nullopt;
+  }
+  if (indented) {
+    h.strip = std::string::npos;
+    for (int k = h.first; k < h.last; ++k) {
+      std::string_view t = src.line(k);
+      if (trim(t).empty()) continue;
+      h.strip = std::min(h.strip, t.find_first_not_of(" \t"));
+    }
+    if (h.strip == std::string::npos) h.strip = 0;
+  }
+  for (int k = h.first; k < h.last; ++k) {
+    std::string_view t = src.line(k);
+    if (!t.empty() && t.back() == '\r') t.remove_suffix(1);
+    h.text += std::string(t.size() > h.strip ? t.substr(h.strip) : std::string_view()) + "\n";
+  }
+  return h;
+}
+
 void extractText(const SourceFile &src, ExtractContext &cx) {
   std::optional<Locals> locals; // read at the first definition that may name them
   VarValues vars;
@@ -968,6 +1007,11 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       extractEmbedded(cx, t->json, /*json=*/true, [&](Span s) { return placeTranslated(*t, src.path(), s); }, label, anchor);
     });
   };
+  // A heredoc definition, read as JSON where it stands, its interpolations unknown.
+  auto embedHeredoc = [&](Heredoc &h, const std::string &label, const std::string &anchor) {
+    maskInterpolations(h.text, vars);
+    embed([&] { extractEmbedded(cx, h.text, /*json=*/true, h.first, static_cast<int>(h.strip), label, anchor); });
+  };
   for (int l = 0; l < src.lineCount(); ++l) {
     std::string_view line = trim(src.line(l));
     if (src.line(l).rfind("module", 0) == 0 && line.size() > 7 && (line[6] == ' ' || line[6] == '"')) {
@@ -1025,45 +1069,29 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
       if (!locals) readLocals();
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("local.", raw.find('=')));
-      embedTranslation(translateLocalJsonencode(src, l, at, v, *locals, vars), label, anchor);
+      if (std::optional<Translation> t = translateLocalJsonencode(src, l, at, v, *locals, vars)) {
+        embedTranslation(t, label, anchor);
+      } else if (auto w = locals->find(v.substr(6)); w != locals->end() && w->second.file == &src) {
+        // A local holding the definition as a heredoc (`machine = <<EOF` … `EOF`), in this file.
+        std::string_view value = src.line(w->second.line).substr(std::min<size_t>(w->second.col, src.line(w->second.line).size()));
+        bool unterminated = false;
+        if (value.rfind("<<", 0) == 0)
+          if (std::optional<Heredoc> h = heredocAt(src, w->second.line, value.substr(2), unterminated)) embedHeredoc(*h, label, anchor);
+      }
       continue;
     }
     if (hd == std::string_view::npos || hd < eq) continue;
-    std::string_view marker = line.substr(hd + 2);
-    const bool indented = !marker.empty() && marker.front() == '-';
-    if (indented) marker.remove_prefix(1);
-    marker = trim(marker);
-    if (!isHclName(marker)) continue;
-    // The heredoc's lines, up to the marker alone on a line.
-    int first = l + 1, last = first;
-    while (last < src.lineCount() && trim(src.line(last)) != marker) ++last;
-    if (last >= src.lineCount()) return; // no end: Terraform refuses the file; nothing to place
-    size_t strip = 0;
-    if (indented) {
-      strip = std::string::npos;
-      for (int k = first; k < last; ++k) {
-        std::string_view t = src.line(k);
-        if (trim(t).empty()) continue;
-        strip = std::min(strip, t.find_first_not_of(" \t"));
-      }
-      if (strip == std::string::npos) strip = 0;
-    }
-    std::string text;
-    for (int k = first; k < last; ++k) {
-      std::string_view t = src.line(k);
-      if (!t.empty() && t.back() == '\r') t.remove_suffix(1);
-      text += std::string(t.size() > strip ? t.substr(strip) : std::string_view()) + "\n";
-    }
-    if (templateFile && text.find("\"StartAt\"") == std::string::npos) { // a template of something else
-      l = last;
+    bool unterminated = false;
+    std::optional<Heredoc> h = heredocAt(src, l, line.substr(hd + 2), unterminated);
+    if (unterminated) return; // no end: Terraform refuses the file; nothing to place
+    if (!h) continue;
+    if (templateFile && h->text.find("\"StartAt\"") == std::string::npos) { // a template of something else
+      l = h->last;
       continue;
     }
     if (!locals) readLocals();
-    maskInterpolations(text, vars);
-    embed([&] {
-      extractEmbedded(cx, text, /*json=*/true, first, static_cast<int>(strip), label, anchor);
-    });
-    l = last;
+    embedHeredoc(*h, label, anchor);
+    l = h->last;
   }
 }
 
