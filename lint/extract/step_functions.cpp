@@ -790,8 +790,10 @@ void extractRetrier(ExtractContext &cx, const yaml::Node &r, size_t idx, size_t 
       msg += i ? "; " : "";
       for (size_t k = i; k < j; ++k) msg += (k == i ? "" : k + 1 == j ? " and " : ", ") + dead[k].name;
       std::string why = dead[i].why;
-      if (j - i > 1 && why.rfind(" never matches", 0) == 0) why = " never match" + why.substr(14);
-      if (j - i > 1 && why.rfind(" is none of", 0) == 0) why = " are none of" + why.substr(11);
+      if (j - i > 1) {
+        if (why.rfind(" is none of", 0) == 0) why = " are none of" + why.substr(11);
+        for (size_t at = why.find("never matches"); at != std::string::npos; at = why.find("never matches", at)) why.erase(at + 11, 2);
+      }
       msg += why;
       i = j;
     }
