@@ -429,6 +429,33 @@ void findRouteConfigs(const yaml::Node &n, std::vector<yaml::Node> &out, int dep
   }
 }
 
+// A retry_policy written into the Router filter's typed_config, where Envoy's Router
+// (envoy.extensions.filters.http.router.v3.Router) has no such field: the configuration is
+// rejected, and no route retries by it (it belongs on a route or a virtual host).
+void findRouterRetryPolicies(ExtractContext &cx, const yaml::Node &n, int depth) {
+  if (depth > 24) return;
+  if (n.IsSequence()) {
+    for (const auto &c : n) findRouterRetryPolicies(cx, c, depth + 1);
+    return;
+  }
+  if (!n.IsMap()) return;
+  auto name = get(n, "name");
+  auto tc = get(n, "typed_config");
+  if (name && name->IsScalar() && tc && tc->IsMap()) {
+    auto type = get(*tc, "@type");
+    const bool router = name->Scalar() == "envoy.filters.http.router" ||
+                        (type && type->IsScalar() && llvm::StringRef(type->Scalar()).endswith("envoy.extensions.filters.http.router.v3.Router"));
+    if (router)
+      if (auto rp = field(*tc, "retry_policy")) {
+        cx.problem(cx.keySpan(*tc, rp->key), rp->key + " is no field of the Router filter (envoy.extensions.filters.http.router.v3.Router): "
+                   "Envoy rejects the configuration, and no route retries by it; a retry policy belongs on a route or a virtual host",
+                   "http_filters/envoy.filters.http.router/retry_policy");
+        return;
+      }
+  }
+  for (auto it = n.begin(); it != n.end(); ++it) findRouterRetryPolicies(cx, it->second, depth + 1);
+}
+
 // An admin /config_dump (envoy.admin.v3.ConfigDump): `configs` holding a RoutesConfigDump
 // (static_route_configs[], dynamic_route_configs[] .route_config), a ListenersConfigDump (route
 // configs inline in the listeners) and a ClustersConfigDump (static_clusters[],
@@ -485,7 +512,10 @@ void extract(const yaml::Node &doc, ExtractContext &cx) {
     if (auto cl = get(sr->node, "clusters"); cl && cl->IsSequence()) {
       for (const auto &c : *cl) readCluster(cx, c, clusters);
     }
-    if (auto ls = get(sr->node, "listeners")) findRouteConfigs(*ls, routeConfigs, 0);
+    if (auto ls = get(sr->node, "listeners")) {
+      findRouteConfigs(*ls, routeConfigs, 0);
+      findRouterRetryPolicies(cx, *ls, 0);
+    }
   } else if (isRouteConfig(doc)) {
     routeConfigs.push_back(doc);
   } else if (auto list = resourceList(doc)) {
