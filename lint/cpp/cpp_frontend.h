@@ -52,6 +52,19 @@ private:
 };
 
 bool isIdent(const Tok &t);
+// The words that say a name is about retrying, as a regular expression to be searched case
+// blind: retry, retries, retried, retrying, retriable, retrier, retransmit. Not a bare "retr", which `retrieve()`
+// and `ExploreTreeNode()` ("explo-retr-ee") also hold.
+inline constexpr const char *kRetryWords = "retr(y|ies|ied|ying|iable|ier|ans)";
+// The same test without a regex, for a name already lower-cased (called per identifier).
+inline bool speaksOfRetrying(std::string_view lowered) {
+  for (size_t at = lowered.find("retr"); at != std::string_view::npos; at = lowered.find("retr", at + 1)) {
+    const std::string_view rest = lowered.substr(at + 4);
+    for (std::string_view w : {"y", "ies", "ied", "ying", "iable", "ier", "ans"})
+      if (rest.substr(0, w.size()) == w) return true;
+  }
+  return false;
+}
 std::string lower(std::string_view s);
 bool containsI(std::string_view hay, std::string_view needle); // case-insensitive
 

@@ -151,7 +151,7 @@ private:
 
 void findLogs(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
   const Tokens &t = lv.t;
-  static const std::regex attemptish("attempt|retr|tries", std::regex::icase);
+  static const std::regex attemptish(std::string("attempt|tries|") + kRetryWords, std::regex::icase);
   Paths paths(lv);
   for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
     if (!isIdent(t[i])) continue;

@@ -345,8 +345,8 @@ std::optional<Compare> findCompare(const Tokens &t, Range r, const std::string &
 }
 
 bool isLimitName(std::string_view s) {
-  static const std::regex re("deadline|timeout|elapsed|expire|until|now|stop|cancel|shutdown|done|running|budget|"
-                             "remaining|max|limit|attempt|retr|tries|count",
+  static const std::regex re(std::string("deadline|timeout|elapsed|expire|until|now|stop|cancel|shutdown|done|running|budget|"
+                                         "remaining|max|limit|attempt|tries|count|") + kRetryWords,
                              std::regex::icase);
   return std::regex_search(s.begin(), s.end(), re);
 }
@@ -739,7 +739,7 @@ void Loop::findCounter() {
   if (counter.empty()) counter = findInc(lv.body);
   if (counter.empty() && kind != "for") counter = findInc(cond);
   lv.counter = counter;
-  static const std::regex attemptName("attempt|retr|tries|try", std::regex::icase);
+  static const std::regex attemptName(std::string("attempt|tries|try|") + kRetryWords, std::regex::icase);
   attemptNamed = !counter.empty() && std::regex_search(counter, attemptName);
   // `for (auto itRetry = msgs.begin(); itRetry != msgs.end(); ++itRetry)`: a walk over a range,
   // whatever the iterator is called.
@@ -908,7 +908,7 @@ bool Loop::isRetryLoop() {
     // A name that speaks of retrying or backing off (ShouldRetry(), opts.retry_delay, backoff_ms);
     // "attempt" only as the counter (`moves_attempted_this_round_for_test_` counts something else).
     // Not a value being set (`retry_count = atoi(optarg)` in an option parser).
-    if ((l.find("retr") != std::string::npos || l.find("backoff") != std::string::npos) && l.find("eintr") == std::string::npos &&
+    if ((speaksOfRetrying(l) || l.find("backoff") != std::string::npos) && l.find("eintr") == std::string::npos &&
         !t.is(i + 1, "="))
       named = true;
   }

@@ -12,7 +12,7 @@ namespace retrylint::cpp {
 void analyseMacroLoops(std::string_view text, ExtractContext &cx) {
   static const std::regex define(R"(^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)\(([^)]*)\))");
   static const std::regex loopWord(R"(\b(for|while|do)\b)");
-  static const std::regex evidence("sleep|retr|attempt|backoff|tries|wait_for", std::regex::icase);
+  static const std::regex evidence(std::string("sleep|attempt|backoff|tries|wait_for|") + kRetryWords, std::regex::icase);
   constexpr int kMaxMacros = 64; // a file of generated macros costs at most this many passes
   // std::regex recurses per character it repeats over: a stranger's megabyte-long line or macro
   // would overflow the stack. A define's head is read from its first 1 KB, and a body over 16 KB
