@@ -21,7 +21,6 @@
 
 #include "lint/yaml/nesting.h"
 #include <llvm/ADT/SmallVector.h>
-#include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Path.h>
 

@@ -602,17 +602,17 @@ struct HclReader {
   bool forExpression(char open, char close, int depth) {
     const Mark m = mark();
     const int openLine = line, openCol = col;
-    ++col;
-    if (peek() != 'f' || rest().substr(0, 4) != "for ") {
+    auto notFor = [&] {
       rewind(m);
       line = openLine, col = openCol;
       return false;
-    }
+    };
+    ++col;
+    if (peek() != 'f' || rest().substr(0, 4) != "for ") return notFor();
     const std::string_view r = rest();
-    const size_t i = 0;
     // The `:` ending `for … in EXPR` on this line, brackets and strings passed over.
     size_t colon = std::string_view::npos;
-    for (size_t j = i + 4, nest = 0; j < r.size(); ++j) {
+    for (size_t j = 4, nest = 0; j < r.size(); ++j) {
       const char d = r[j];
       if (d == '"') {
         for (++j; j < r.size() && r[j] != '"'; j += r[j] == '\\' ? 2 : 1) {}
@@ -625,11 +625,7 @@ struct HclReader {
         break;
       }
     }
-    if (colon == std::string_view::npos) {
-      rewind(m);
-      line = openLine, col = openCol;
-      return false;
-    }
+    if (colon == std::string_view::npos) return notFor();
     col += static_cast<int>(colon) + 1;
     if (open == '{') {
       // KEY => VALUE: the key is an expression of the iteration variables.
@@ -1053,9 +1049,9 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
         : module     ? attribute.find("definition") == std::string_view::npos || !isHclName(attribute)
                      : attribute != "definition")
       continue;
-    const std::string_view kind = templateFile ? "data.template_file." : module ? "module." : "aws_sfn_state_machine.";
-    const std::string label = std::string(kind) + resource + " " + std::string(attribute);
-    const std::string anchor = (templateFile ? "terraform/data.template_file/" : module ? "terraform/module/" : "terraform/aws_sfn_state_machine/") + resource;
+    const std::string_view kind = templateFile ? "data.template_file" : module ? "module" : "aws_sfn_state_machine";
+    const std::string label = std::string(kind) + "." + resource + " " + std::string(attribute);
+    const std::string anchor = "terraform/" + std::string(kind) + "/" + resource;
     if (size_t je = line.find("jsonencode("); je != std::string_view::npos && je > eq) {
       std::string_view raw = src.line(l);
       const int at = static_cast<int>(raw.find("jsonencode(") + 11);
