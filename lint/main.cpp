@@ -26,6 +26,7 @@
 #include "lint/review/review.h"
 #include "lint/simulate/picture.h"
 #include "lint/suppress/baseline.h"
+#include "lint/discover/discover.h"
 #include "lint/suppress/changed_lines.h"
 
 using namespace retrylint;
@@ -418,7 +419,7 @@ std::optional<int> setConfiguration(RunOptions &options, bool colorErr) {
   // `--config /dev/null`: run with no project config at all.
   if (cfgPath == "/dev/null") cfgPath.clear();
   else if (!cfgPath.empty()) {
-    options.config = loadProjectConfig(cfgPath, setupErrors);
+    options.config = configFile.empty() ? loadFoundConfig(cfgPath, setupErrors) : loadProjectConfig(cfgPath, setupErrors);
     if (!options.config) return setupFailed(setupErrors, colorErr);
     options.settings = options.config->settings;
   }
@@ -459,26 +460,31 @@ std::optional<int> setNarrowing(RunOptions &options, Narrowing &n, bool colorErr
 
   if (!diffRev.empty()) {
     std::string error;
+    llvm::SmallString<256> cwd;
+    llvm::sys::fs::current_path(cwd);
+    std::string base = cwd.str().str(); // what the diff's paths are resolved against
     if (diffRev == "-") {
       auto in = llvm::MemoryBuffer::getSTDIN();
       if (!in) return usageError("--diff -: cannot read standard input");
-      llvm::SmallString<256> cwd;
-      llvm::sys::fs::current_path(cwd);
-      n.changed = parseUnifiedDiff((*in)->getBuffer().str(), cwd.str().str());
+      n.changed = parseUnifiedDiff((*in)->getBuffer().str(), base);
     } else {
-      n.changed = gitChangedLines(diffRev, error);
+      n.changed = gitChangedLines(diffRev, base, error);
       if (!n.changed) return usageError(error);
     }
     if (options.paths.empty()) {
-      // Lint what the change touched (files it deleted are gone), shown relative to here.
-      llvm::SmallString<256> cwd;
-      llvm::sys::fs::current_path(cwd);
-      for (const auto &entry : *n.changed) {
-        if (!llvm::sys::fs::exists(entry.first)) continue;
-        std::string rel = relativeTo(cwd.str().str(), entry.first);
-        options.paths.push_back(rel.empty() ? entry.first : rel);
+      // Lint what the change touched (files it deleted are gone), shown relative to here: the
+      // files walking the tree would take, as if found so (a changed image is no error).
+      std::vector<std::string> links;
+      std::vector<Candidate> files;
+      for (const std::string &file : changedFilesToLint(*n.changed, base, links)) {
+        if (!walkable(relativeTo(base, file))) continue;
+        std::string rel = relativeTo(cwd.str().str(), file);
+        files.push_back(Candidate{rel.empty() ? file : rel, false});
       }
-      if (options.paths.empty()) return 0;
+      for (const std::string &file : links)
+        llvm::errs() << "retrylint: --diff: not followed: " << escapeControls(file) << " is reached through a symbolic link\n";
+      if (files.empty()) return 0;
+      options.files = std::move(files);
     }
   }
 

@@ -7,6 +7,8 @@
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/GlobPattern.h>
+
+#include <bitset>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <yaml-cpp/yaml.h>
@@ -257,9 +259,70 @@ ProjectConfig parse(const YAML::Node &root, const std::string &path, std::shared
   return c;
 }
 
+// A glob in LLVM GlobPattern's syntax (`*` crossing '/', `?`, `[a-z]`, `[!x]`/`[^x]`, `\x`), matched in
+// O(pattern x path) steps: LLVM 14's matcher backtracks at every '*', so an 18-character pattern
+// of a stranger's config (`*?*?*?*?*?*?*?*?*Z`) could take minutes on one path.
+struct GlobToken {
+  enum Kind { Byte, AnyOne, Class, Star } kind = Byte;
+  std::bitset<256> set; // Byte: the one byte; Class: the bytes it takes
+};
+
+std::vector<GlobToken> compileGlob(llvm::StringRef pat) {
+  std::vector<GlobToken> out;
+  for (size_t i = 0; i < pat.size(); ++i) {
+    GlobToken t;
+    unsigned char c = static_cast<unsigned char>(pat[i]);
+    if (c == '*') {
+      if (out.empty() || out.back().kind != GlobToken::Star) out.push_back({GlobToken::Star, {}});
+      continue;
+    }
+    if (c == '?') {
+      t.kind = GlobToken::AnyOne;
+    } else if (c == '[' && pat.find(']', i + 2) != llvm::StringRef::npos) {
+      size_t j = i + 1;
+      bool negate = pat[j] == '!' || pat[j] == '^';
+      if (negate) ++j;
+      size_t close = pat.find(']', j + 1); // a ']' first in the class is one of its bytes
+      if (close == llvm::StringRef::npos) {
+        t.set.set(c); // '[' with no end: a byte, as GlobPattern::create already refused it
+      } else {
+        t.kind = GlobToken::Class;
+        for (size_t k = j; k < close; ++k) {
+          unsigned char lo = static_cast<unsigned char>(pat[k]), hi = lo;
+          if (k + 2 < close && pat[k + 1] == '-') hi = static_cast<unsigned char>(pat[k += 2]);
+          for (unsigned b = lo; b <= hi; ++b) t.set.set(b);
+        }
+        if (negate) t.set.flip();
+        i = close;
+      }
+    } else {
+      if (c == '\\' && i + 1 < pat.size()) c = static_cast<unsigned char>(pat[++i]);
+      t.set.set(c);
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
 bool matchOne(const std::string &pattern, const std::string &text) {
-  auto pat = llvm::GlobPattern::create(pattern);
-  return pat && pat->match(text);
+  const std::vector<GlobToken> toks = compileGlob(pattern);
+  // Every token but '*' takes one byte: on a mismatch only the last '*' needs to take one more.
+  size_t p = 0, t = 0, star = std::string::npos, starAt = 0;
+  while (t < text.size()) {
+    if (p < toks.size() && toks[p].kind == GlobToken::Star) {
+      star = p++;
+      starAt = t;
+    } else if (p < toks.size() && (toks[p].kind == GlobToken::AnyOne || toks[p].set.test(static_cast<unsigned char>(text[t])))) {
+      ++p, ++t;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      t = ++starAt;
+    } else {
+      return false;
+    }
+  }
+  while (p < toks.size() && toks[p].kind == GlobToken::Star) ++p;
+  return p == toks.size();
 }
 
 } // namespace
@@ -277,7 +340,9 @@ std::string findProjectConfig(const std::string &startDir, std::string *stoppedA
   while (true) {
     llvm::SmallString<256> candidate(dir);
     llvm::sys::path::append(candidate, ".retrylint.yaml");
-    if (llvm::sys::fs::is_regular_file(candidate)) return candidate.str().str();
+    struct stat link;
+    if (llvm::sys::fs::is_regular_file(candidate) || (::lstat(candidate.c_str(), &link) == 0 && S_ISLNK(link.st_mode)))
+      return candidate.str().str(); // a link too, for the caller to refuse by name
     llvm::SmallString<256> git(dir);
     llvm::sys::path::append(git, ".git");
     struct stat gitSt;
@@ -403,6 +468,17 @@ std::optional<ProjectConfig> loadConfig(const std::string &path, std::vector<Dia
 }
 
 } // namespace
+
+std::optional<ProjectConfig> loadFoundConfig(const std::string &path, std::vector<Diagnostic> &errors) {
+  struct stat link;
+  if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    // A checkout's link could point anywhere on the machine, and a config's values are quoted in
+    // its errors: a config found by searching is a plain file, as nested ones are.
+    errors.push_back(Diagnostic{path, 0, 0, "a .retrylint.yaml found by searching must be a regular file, not a symbolic link: not used (--config PATH names a config to use)"});
+    return std::nullopt;
+  }
+  return loadProjectConfig(path, errors);
+}
 
 std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors) {
   ExtendChain chain;

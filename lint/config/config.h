@@ -62,7 +62,8 @@ struct ProjectConfig {
 std::optional<size_t> layerOf(const ProjectConfig &config, const std::string &path, std::string *ambiguous = nullptr);
 
 
-// The nearest .retrylint.yaml in `startDir` or a parent directory, or "" if there is none. The
+// The nearest .retrylint.yaml in `startDir` or a parent directory (a regular file, or a symbolic
+// link for loadFoundConfig to refuse by name), or "" if there is none. The
 // search stops at the repository root (the first directory holding a `.git` directory or file)
 // and at the edge of startDir's file system, so a file above the repository never applies to it.
 // `stoppedAt` (when given and none is found): the last directory searched, and why it was the last.
@@ -70,6 +71,8 @@ std::string findProjectConfig(const std::string &startDir, std::string *stoppedA
 
 // Loads and validates a config; problems go to `errors` (with line numbers) and make it nullopt.
 std::optional<ProjectConfig> loadProjectConfig(const std::string &path, std::vector<Diagnostic> &errors);
+// The same for one findProjectConfig found (not named by the user): a symbolic link is refused.
+std::optional<ProjectConfig> loadFoundConfig(const std::string &path, std::vector<Diagnostic> &errors);
 
 // The same for a config's text (`path` names it in errors and sets the root).
 std::optional<ProjectConfig> parseProjectConfig(const std::string &path, const std::string &text,

@@ -43,6 +43,18 @@ bool isSkippedDirectory(std::string_view dirPath) {
   return false;
 }
 
+bool walkable(const std::string &rel) {
+  if (!hasConfigExtension(rel)) return false;
+  llvm::SmallVector<llvm::StringRef, 16> parts;
+  llvm::StringRef(rel).split(parts, '/');
+  std::string dir;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    dir += (i ? "/" : "") + parts[i].str();
+    if (isSkippedDirectory(dir)) return false;
+  }
+  return true;
+}
+
 namespace {
 
 using llvm::sys::fs::file_type;

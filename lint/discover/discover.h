@@ -34,5 +34,8 @@ bool hasKnownNonYamlExtension(std::string_view path);
 // Directories never walked, by name (.git, node_modules, cmake-build-*, …). A directory holding a
 // CMakeCache.txt, a build tree whatever its name, is dropped by discover() as well (unless named).
 bool isSkippedDirectory(std::string_view dirPath);
+// Whether walking would take the file at `relPath` (relative to where the walk starts): a name a
+// dialect can have, under no skipped directory. Files a change lists are chosen by this.
+bool walkable(const std::string &relPath);
 
 } // namespace retrylint

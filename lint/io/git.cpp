@@ -3,7 +3,11 @@
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
+
+#include <cstdlib>
+#include <iterator>
 
 namespace retrylint::io {
 namespace {
@@ -13,12 +17,43 @@ std::string slurp(llvm::StringRef file) {
   return b ? (*b)->getBuffer().str() : std::string();
 }
 
+// Before every command: nothing the checkout configures may run or reshape the output. A bare
+// repository is used only when named (GIT_DIR): one a pull request commits as plain files (`HEAD`,
+// `config`, `objects/`) is never used, so its `config` (filters, aliases) is never read (runGit
+// names the work tree's own `.git` to git; this is for where there is none).
+// No fsmonitor hook, no hooks, no pager, no optional index writes; paths unquoted; diff prefixes
+// and paths as git's defaults say, whatever the user's config (`diff.mnemonicPrefix`,
+// `diff.noprefix`, `diff.relative`).
+const char *const kGitSafety[] = {"-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false",
+                                  "-c", "core.hooksPath=/dev/null",      "-c", "core.quotepath=off",
+                                  "-c", "diff.mnemonicPrefix=false",     "-c", "diff.noprefix=false",
+                                  "-c", "diff.relative=false",           "--no-pager",
+                                  "--no-optional-locks"};
+
 std::string chomp(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
   return s;
 }
 
 } // namespace
+
+std::string ownWorkTree(llvm::StringRef start) {
+  llvm::SmallString<256> dir(start);
+  llvm::sys::fs::make_absolute(dir);
+  llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+  while (!dir.empty()) {
+    llvm::SmallString<256> dotGit(dir);
+    llvm::sys::path::append(dotGit, ".git");
+    llvm::sys::fs::file_status st;
+    if (!llvm::sys::fs::status(dotGit, st, /*follow=*/false) &&
+        (st.type() == llvm::sys::fs::file_type::directory_file || st.type() == llvm::sys::fs::file_type::regular_file))
+      return dir.str().str();
+    llvm::StringRef parent = llvm::sys::path::parent_path(dir);
+    if (parent == dir) break;
+    dir = parent;
+  }
+  return "";
+}
 
 GitRun runGit(const std::vector<std::string> &args, const std::string &input) {
   GitRun r;
@@ -39,7 +74,22 @@ GitRun runGit(const std::vector<std::string> &args, const std::string &input) {
     llvm::raw_fd_ostream in(inFile, ec);
     if (!ec) in << input;
   }
-  std::vector<llvm::StringRef> argv = {"git", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off"};
+  std::vector<llvm::StringRef> argv(std::begin(kGitSafety), std::end(kGitSafety));
+  argv.insert(argv.begin(), "git");
+  // The repository is the one whose `.git` the directory git runs in (`-C DIR`, else here) sits
+  // below, named to git explicitly, so that git discovers nothing on its own.
+  std::string gitDir, workTree;
+  if (!std::getenv("GIT_DIR")) {
+    llvm::SmallString<256> start;
+    if (args.size() >= 2 && args[0] == "-C") start = args[1];
+    else llvm::sys::fs::current_path(start);
+    if (std::string top = ownWorkTree(start.str()); !top.empty()) {
+      gitDir = "--git-dir=" + top + "/.git";
+      workTree = "--work-tree=" + top;
+      argv.push_back(gitDir);
+      argv.push_back(workTree);
+    }
+  }
   for (const std::string &a : args) argv.push_back(a);
   llvm::Optional<llvm::StringRef> redirects[] = {inFile.str(), outFile.str(), errFile.str()};
   r.status = llvm::sys::ExecuteAndWait(*git, argv, llvm::None, redirects);
@@ -76,7 +126,13 @@ std::string gitTopLevel(std::string &error) {
     error = r.status == -1 ? r.err : "not inside a git repository" + (r.err.empty() ? std::string() : ": " + r.err);
     return "";
   }
-  return chomp(r.out);
+  std::string top = chomp(r.out);
+  // runGit named the repository (ownWorkTree); without one git found none it may use.
+  if (!std::getenv("GIT_DIR") && ownWorkTree(top).empty()) {
+    error = "no work tree with a .git of its own holds " + top;
+    return "";
+  }
+  return top;
 }
 
 } // namespace retrylint::io

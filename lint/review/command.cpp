@@ -57,18 +57,6 @@ bool under(const std::string &scope, const std::string &rel) {
 
 // Whether a file in the tree is one the walk would consider: a config's extension, in no folder
 // the walk skips.
-bool walkable(const std::string &rel) {
-  if (!hasConfigExtension(rel)) return false;
-  llvm::SmallVector<llvm::StringRef, 16> parts;
-  llvm::StringRef(rel).split(parts, '/');
-  std::string dir;
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    dir += (i ? "/" : "") + parts[i].str();
-    if (isSkippedDirectory(dir)) return false;
-  }
-  return true;
-}
-
 // A retrylint config (the nearest .retrylint.yaml, or a file another one extends).
 bool configName(const std::string &rel) {
   llvm::StringRef name = llvm::sys::path::filename(rel);
@@ -249,7 +237,7 @@ int reviewCommand(const RunOptions &options, const ReviewRequest &req, llvm::raw
       beforeOptions.config.reset();
       beforeOptions.settings = Settings{};
       std::string found = findProjectConfig(baseCwd);
-      if (!found.empty()) beforeOptions.config = loadProjectConfig(found, configErrors);
+      if (!found.empty()) beforeOptions.config = loadFoundConfig(found, configErrors);
       if (beforeOptions.config) beforeOptions.settings = beforeOptions.config->settings;
       if (options.cli_max_attempts) beforeOptions.settings.request.max_attempts = *options.cli_max_attempts;
     }
@@ -273,7 +261,10 @@ int reviewCommand(const RunOptions &options, const ReviewRequest &req, llvm::raw
   }
   for (const Diagnostic &d : review.after.errors)
     if (touchedPaths.count(d.path) || !brokenBefore.count({d.path, d.message})) review.errors.push_back(d);
-  compareRuns(review, req.storm);
+  int64_t budget = kRunSimulationBudget;
+  StormOptions storm = req.storm;
+  storm.run_budget = &budget;
+  compareRuns(review, storm);
 
   std::string writeError;
   auto write = [&](llvm::raw_ostream &os) {

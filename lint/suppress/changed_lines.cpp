@@ -69,13 +69,25 @@ bool parseHunkHeader(llvm::StringRef line, int &oldCount, int &newStart, int &ne
 }
 } // namespace
 
+namespace {
+// `path` (absolute, normalised) lies below `dir`.
+bool below(llvm::StringRef dir, llvm::StringRef path) {
+  dir = dir.rtrim('/');
+  return path.size() > dir.size() + 1 && path.startswith(dir) && path[dir.size()] == '/';
+}
+} // namespace
+
 ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDir) {
   ChangedLines out;
+  const std::string base = absolutePath(baseDir);
   std::vector<std::pair<int, int>> *current = nullptr; // ranges of the file the hunks are for
   auto setFile = [&](const std::string &p) {
-    llvm::SmallString<256> full(baseDir);
+    llvm::SmallString<256> full(base);
     llvm::sys::path::append(full, p);
-    current = &out[absolutePath(full.str().str())]; // a changed file, even if only lines were removed
+    std::string abs = absolutePath(full.str().str());
+    // A header naming `../elsewhere` or an absolute path is no file of this tree: its hunks are
+    // skipped, so a patch cannot make retrylint read outside the directory it diffs.
+    current = below(base, abs) ? &out[abs] : nullptr; // a changed file, even if only lines were removed
   };
   // Inside a hunk, its header says how many old and new lines follow: a line is a file header
   // (`+++ path`) only outside a hunk, so an added line `++ x` (written `+++ x`) stays an added line.
@@ -124,13 +136,36 @@ ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDi
   return out;
 }
 
-std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string &error) {
+std::vector<std::string> changedFilesToLint(const ChangedLines &changed, const std::string &baseDir,
+                                            std::vector<std::string> &notFollowed) {
+  const std::string base = absolutePath(baseDir);
+  std::vector<std::string> out;
+  for (const auto &entry : changed) {
+    const std::string &file = entry.first;
+    if (!below(base, file)) continue;
+    // Every component from the file up to the base must be there and not a link: a link the
+    // change adds could point anywhere on the machine.
+    bool plain = true, there = true;
+    for (llvm::StringRef p = file; plain && below(base, p); p = llvm::sys::path::parent_path(p)) {
+      llvm::sys::fs::file_status st;
+      if (llvm::sys::fs::status(p, st, /*follow=*/false)) there = false;
+      else if (st.type() == llvm::sys::fs::file_type::symlink_file) plain = false;
+      if (!there) break;
+    }
+    if (!there) continue; // deleted: nothing to lint
+    if (plain) out.push_back(file);
+    else notFollowed.push_back(file);
+  }
+  return out;
+}
+
+std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string &top, std::string &error) {
   // A revision is never an option: `--diff --output=FILE` must not reach git as one.
   if (!io::plausibleRevision(rev)) {
     error = "--diff '" + rev + "': a git revision cannot start with '-'";
     return std::nullopt;
   }
-  std::string top = io::gitTopLevel(error);
+  top = io::gitTopLevel(error);
   if (top.empty()) {
     error = "--diff: " + error;
     return std::nullopt;
@@ -140,7 +175,10 @@ std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string 
     error = "--diff " + error;
     return std::nullopt;
   }
-  io::GitRun d = io::runGit({"diff", "--no-ext-diff", "--no-textconv", "--no-color", "--unified=0", base, "--"});
+  // `--text`: a `.gitattributes` of the change (`*.yaml -diff`, `binary`) must not hide its hunks;
+  // explicit prefixes, so that no setting of the user's renames the paths parseUnifiedDiff reads.
+  io::GitRun d = io::runGit({"diff", "--no-ext-diff", "--no-textconv", "--text", "--no-color", "--unified=0",
+                             "--src-prefix=a/", "--dst-prefix=b/", base, "--"});
   if (d.status != 0) {
     error = "--diff " + rev + ": git diff failed: " + d.err;
     return std::nullopt;

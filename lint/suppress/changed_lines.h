@@ -17,7 +17,8 @@ using ChangedLines = std::map<std::string, std::vector<std::pair<int, int>>>;
 
 // Parses a unified diff (git's or diff -u's) by its hunk counts: the added lines of each file,
 // keyed by its new path resolved against `baseDir` after dropping the b/ prefix. A deleted file
-// (+++ /dev/null) has no entry; a renamed one is under its new name.
+// (+++ /dev/null) has no entry; a renamed one is under its new name; a path that leads out of
+// `baseDir` (`../x`, `/etc/x`) has none either.
 ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDir);
 
 // The path in a `+++ ` or `rename to ` header field: git's C-style quoted form ("a\"b\tc",
@@ -26,8 +27,15 @@ ChangedLines parseUnifiedDiff(const std::string &diff, const std::string &baseDi
 std::string diffHeaderPath(std::string_view field);
 
 // `git diff -U0 REV` in the current directory, run so that nothing configured in the repository
-// can execute (no external diff, no textconv, no fsmonitor hook). Errors go to `error`.
-std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string &error);
+// can execute (no external diff, no textconv, no fsmonitor hook) and no attribute hides a hunk.
+// `top` is set to the work tree's top, which the paths are resolved against. Errors go to `error`.
+std::optional<ChangedLines> gitChangedLines(const std::string &rev, std::string &top, std::string &error);
+
+// The files of `changed` to lint when no paths are named: those still there, reached from
+// `baseDir` through no symbolic link (a link a change adds could point anywhere; such files are
+// put in `notFollowed`).
+std::vector<std::string> changedFilesToLint(const ChangedLines &changed, const std::string &baseDir,
+                                            std::vector<std::string> &notFollowed);
 
 // The absolute, normalised form of a path, as used for the keys above.
 std::string absolutePath(const std::string &path);
