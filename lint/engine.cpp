@@ -45,13 +45,24 @@ bool isYamlOrJsonPath(const std::string &path) {
 }
 
 // Strips a byte-order mark; refuses binary content. Returns false when there is nothing to read.
+// A NUL byte never hides a file in silence: in a text dialect's file (C++, INI, .properties, .env)
+// it is read as a space, as Clang reads one in a comment; a YAML or JSON file cannot hold one,
+// so one that mentions a dialect is an error naming the line, and only other files (a real
+// binary that happens to end in .json) are passed over.
 bool prepare(const std::string &path, std::string &content, bool named, std::vector<Diagnostic> &errors) {
   if (content.size() >= 3 && content.compare(0, 3, "\xEF\xBB\xBF") == 0) content.erase(0, 3);
-  if (content.find('\0') != std::string::npos) {
-    if (named) errors.push_back(Diagnostic{path, 0, 0, "binary file, not a retry configuration"});
-    return false;
+  size_t nul = content.find('\0');
+  if (nul == std::string::npos) return true;
+  if (isFileKindOfADialect(path)) {
+    std::replace(content.begin(), content.end(), '\0', ' ');
+    return true;
   }
-  return true;
+  if (named || looksLikeRetryConfig(content)) {
+    int line = 1 + static_cast<int>(std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
+    errors.push_back(Diagnostic{path, line, 0, named ? "binary file (a NUL byte), not a retry configuration"
+                                                      : "a NUL byte: a YAML or JSON file cannot hold one; not analysed"});
+  }
+  return false;
 }
 
 // The rules' view of where `path` sits among the declared layers; a file matched by two layers
@@ -432,6 +443,7 @@ RunResult run(const RunOptions &options) {
     chainPass(options, perFile, result);
   // One identity per file however it was named: the fingerprint hashes the path from the root.
   result.project_root = projectRoot(options.config ? options.config->root : std::string());
+  result.text_input = options.text_input;
   for (Finding &f : result.findings)
     if (!f.where.path.empty()) f.fingerprint = fingerprintOf(f.rule, identityPath(result.project_root, f.where.path), f.anchor);
   for (FileResult &r : perFile)

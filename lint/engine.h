@@ -84,6 +84,9 @@ struct RunResult {
   // whose policies point into `models`.
   std::vector<std::shared_ptr<const FileModel>> models;
   std::vector<Chain> chains;
+  // `retrylint -`: the text analysed for its path, so that excerpts and columns come from what
+  // was analysed, never from a file of that name on disk.
+  std::optional<RunOptions::TextInput> text_input;
   // The rules that ran: on for at least one file read (the root's, when none was), by allRules()
   // index. Empty when not known (`retrylint merge`): every rule counts as run. SARIF lists these.
   std::vector<bool> rules_run;

@@ -8,6 +8,7 @@
 #include <limits>
 #include <system_error>
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -62,7 +63,7 @@ std::optional<Baseline> loadBaseline(const std::string &path, std::vector<Diagno
     errors.push_back(Diagnostic{path, 0, 0, error});
     return std::nullopt;
   }
-  auto parsed = llvm::json::parse(text);
+  auto parsed = yaml::parseJsonWithin(text);
   if (!parsed) {
     std::string msg = llvm::toString(parsed.takeError());
     const yaml::JsonErrorPosition at = yaml::liftJsonErrorPosition(msg);
@@ -102,17 +103,26 @@ std::optional<Baseline> loadBaseline(const std::string &path, std::vector<Diagno
       }
       count = *n;
     }
-    int &slot = b.entries[{rule->str(), normalisePath(file->str()), fp->str()}];
+    const Baseline::Key key{rule->str(), normalisePath(file->str()), fp->str()};
+    int &slot = b.entries[key];
     slot = static_cast<int>(std::min<int64_t>(slot + count, std::numeric_limits<int>::max()));
+    if (auto m = f->getString("message")) b.messages.try_emplace(key, m->str());
+    if (auto sev = f->getString("severity")) b.severities.try_emplace(key, sev->str());
   }
   return b;
 }
 
 bool writeBaseline(const std::string &path, const std::vector<Finding> &findings, const std::string &root, std::string &error) {
-  std::map<std::tuple<std::string, std::string, std::string>, std::pair<int, std::string>> grouped;
+  struct Recorded {
+    int count = 0;
+    std::string message;
+    Severity severity = Severity::Note;
+  };
+  std::map<Baseline::Key, Recorded> grouped;
   for (const Finding &f : findings) {
-    auto &slot = grouped[{f.rule, identityPath(root, f.where.path), f.fingerprint}];
-    if (slot.first++ == 0) slot.second = f.message;
+    Recorded &slot = grouped[{f.rule, identityPath(root, f.where.path), f.fingerprint}];
+    if (slot.count++ == 0) slot.message = f.message;
+    slot.severity = std::max(slot.severity, f.severity); // the gravest
   }
   // All or nothing: a full disk never leaves a truncated baseline in place of the old one.
   return writeOutputFile(path, [&](llvm::raw_ostream &os) {
@@ -128,8 +138,9 @@ bool writeBaseline(const std::string &path, const std::vector<Finding> &findings
             j.attribute("rule", std::get<0>(key));
             j.attribute("path", std::get<1>(key));
             j.attribute("fingerprint", std::get<2>(key));
-            if (value.first > 1) j.attribute("count", value.first);
-            j.attribute("message", value.second);
+            if (value.count > 1) j.attribute("count", value.count);
+            j.attribute("severity", std::string(severityName(value.severity)));
+            j.attribute("message", value.message);
           });
         }
       });
@@ -138,13 +149,67 @@ bool writeBaseline(const std::string &path, const std::vector<Finding> &findings
   }, error);
 }
 
+namespace {
+
+// The numbers of a message, in order, and its wording with each number as '#'.
+struct Numbers {
+  std::vector<double> values;
+  std::vector<std::string> texts;
+  std::string wording;
+};
+Numbers numbersOf(llvm::StringRef message) {
+  Numbers n;
+  for (size_t i = 0; i < message.size();) {
+    if (!llvm::isDigit(message[i])) {
+      n.wording += message[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < message.size() && (llvm::isDigit(message[end]) || (message[end] == '.' && end + 1 < message.size() &&
+                                                                    llvm::isDigit(message[end + 1]))))
+      ++end;
+    llvm::StringRef text = message.slice(i, end);
+    double v = 0;
+    if (text.getAsDouble(v)) v = 0;
+    n.values.push_back(v);
+    n.texts.push_back(text.str());
+    n.wording += '#';
+    i = end;
+  }
+  return n;
+}
+
+// Why a finding is worse than what the baseline recorded of it ("" when it is not): a severity
+// that rose, or a number of the same wording that moved by a factor of 2 or more.
+std::string worseThanRecorded(const Baseline &b, const Baseline::Key &key, const Finding &f) {
+  if (auto s = b.severities.find(key); s != b.severities.end())
+    if (auto was = parseSeverity(s->second); was && f.severity > *was)
+      return "baselined as " + s->second + ", now " + std::string(severityName(f.severity));
+  auto m = b.messages.find(key);
+  if (m == b.messages.end()) return "";
+  Numbers was = numbersOf(m->second), now = numbersOf(f.message);
+  if (was.wording != now.wording) return ""; // reworded (another version): nothing to compare
+  for (size_t i = 0; i < was.values.size(); ++i) {
+    double lo = std::min(was.values[i], now.values[i]), hi = std::max(was.values[i], now.values[i]);
+    if (hi >= 2 * lo && hi > 0) return "baselined at " + was.texts[i] + ", now " + now.texts[i];
+  }
+  return "";
+}
+
+} // namespace
+
 size_t applyBaseline(const Baseline &baseline, std::vector<Finding> &findings, const std::string &root) {
   auto remaining = baseline.entries;
   size_t before = findings.size();
   findings.erase(std::remove_if(findings.begin(), findings.end(),
-                                [&](const Finding &f) {
-                                  auto it = remaining.find({f.rule, identityPath(root, f.where.path), f.fingerprint});
+                                [&](Finding &f) {
+                                  const Baseline::Key key{f.rule, identityPath(root, f.where.path), f.fingerprint};
+                                  auto it = remaining.find(key);
                                   if (it == remaining.end() || it->second == 0) return false;
+                                  if (std::string worse = worseThanRecorded(baseline, key, f); !worse.empty()) {
+                                    f.message += " (" + worse + ")";
+                                    return false;
+                                  }
                                   --it->second;
                                   return true;
                                 }),

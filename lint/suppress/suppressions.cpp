@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <llvm/ADT/StringRef.h>
+
 #include "rules/rule.h"
 
 namespace retrylint {
@@ -16,18 +18,96 @@ std::string_view trimLeft(std::string_view s) {
   return s;
 }
 
-// Whether `pos` in `line` is inside a comment: after '#', '//', ';', '!' or '/*' that starts the
-// line or follows whitespace. (Good enough for config files and C++ line comments.)
-bool inComment(std::string_view line, size_t pos) {
-  for (size_t i = 0; i < pos; ++i) {
-    bool start = i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t';
-    char c = line[i];
-    if (c == '#' && start) return true;
-    if ((c == ';' || c == '!') && trimLeft(line.substr(0, i)).empty()) return true;
-    if (c == '/' && i + 1 < line.size() && (line[i + 1] == '/' || line[i + 1] == '*')) return true;
+// Where a line's comment starts, read with what the lines above left open: a string (YAML's
+// quoted scalars may span lines), a C++ raw string, a block comment. A suppression marker counts
+// only inside a comment: one inside a string value (a URL's `#fragment`, a JSON string's `// …`) is
+// text the file's author may not even have written, and never silences anything.
+// Comments: '#' that starts the line or follows whitespace, '//' and '/*' anywhere outside a
+// string, ';' or '!' that starts the line; in a .properties file only a line that starts with
+// '#' or '!' (a value runs to the end of its line there).
+class CommentScanner {
+public:
+  explicit CommentScanner(bool wholeLineOnly) : wholeLineOnly_(wholeLineOnly) {}
+
+  // Reads the next line: where its comment starts (npos: none). Call once per line, in order.
+  size_t next(std::string_view line) {
+    start_ = state_;
+    return scan(state_, line, line.size());
   }
-  return false;
-}
+
+  // Whether offset `pos` of the line just read lies in code: not in a string, nor in a comment.
+  bool codeAt(std::string_view line, size_t pos) const {
+    State s = start_;
+    return scan(s, line, pos) == std::string_view::npos && s.in == In::Code;
+  }
+
+private:
+  enum class In { Code, Double, Single, Raw, Block };
+  struct State {
+    In in = In::Code;
+    std::string rawEnd; // `)delim"` of the raw string open
+  };
+
+  static bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+  // Reads line[0, limit) from `st`, leaving `st` as it is at `limit`; where a comment starts.
+  size_t scan(State &st, std::string_view line, size_t limit) const {
+    if (wholeLineOnly_) {
+      std::string_view t = trimLeft(line);
+      size_t at = line.size() - t.size();
+      return !t.empty() && (t.front() == '#' || t.front() == '!') && at < limit ? at : std::string_view::npos;
+    }
+    size_t comment = st.in == In::Block ? 0 : std::string_view::npos;
+    for (size_t i = 0; i < limit && i < line.size(); ++i) {
+      char c = line[i];
+      switch (st.in) {
+      case In::Block:
+        if (c == '*' && i + 1 < line.size() && line[i + 1] == '/') st.in = In::Code, ++i;
+        continue;
+      case In::Double:
+        if (c == '\\') ++i;
+        else if (c == '"') st.in = In::Code;
+        continue;
+      case In::Single:
+        if (c == '\\') ++i;
+        else if (c == '\'' && i + 1 < line.size() && line[i + 1] == '\'') ++i; // YAML's '' inside '…'
+        else if (c == '\'') st.in = In::Code;
+        continue;
+      case In::Raw:
+        if (line.substr(i).rfind(st.rawEnd, 0) == 0) i += st.rawEnd.size() - 1, st.in = In::Code;
+        continue;
+      case In::Code:
+        break;
+      }
+      bool afterSpace = i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t';
+      if (c == '#' && afterSpace) return std::min(comment, i);
+      if ((c == ';' || c == '!') && trimLeft(line.substr(0, i)).empty()) return std::min(comment, i);
+      if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') return std::min(comment, i);
+      if (c == '/' && i + 1 < line.size() && line[i + 1] == '*') {
+        comment = std::min(comment, i);
+        st.in = In::Block, ++i;
+      } else if (c == '"') {
+        // A C++ raw string R"delim( … )delim" (u8R, uR, UR, LR too) runs to its own end.
+        size_t open = line.find('(', i + 1);
+        bool raw = i > 0 && line[i - 1] == 'R' && open != std::string_view::npos && open - i <= 17 &&
+                   (i < 2 || !identifierChar(line[i - 2]) || std::string_view("8uUL").find(line[i - 2]) != std::string_view::npos);
+        if (raw) {
+          st.rawEnd = ")" + std::string(line.substr(i + 1, open - i - 1)) + "\"";
+          st.in = In::Raw;
+          i = open;
+        } else {
+          st.in = In::Double;
+        }
+      } else if (c == '\'' && (afterSpace || std::string_view(":,[{(=<>!&|?+-").find(line[i - 1]) != std::string_view::npos)) {
+        st.in = In::Single; // a quote that starts a value; not the one in `don't` or `1'000`
+      }
+    }
+    return comment;
+  }
+
+  State state_, start_;
+  bool wholeLineOnly_;
+};
 
 bool commentOnly(std::string_view line, size_t pos) {
   std::string_view before = trimLeft(line.substr(0, pos));
@@ -117,15 +197,19 @@ std::vector<Suppression> parseSuppressions(const SourceFile &src) {
   std::vector<Suppression> out;
   const std::string &text = src.text();
   if (text.find("retrylint") == std::string::npos) return out; // the common case, cheaply
+  const std::string &path = src.path();
+  CommentScanner comments(llvm::StringRef(path).endswith(".properties"));
   for (int l = 0; l < src.lineCount(); ++l) {
     std::string_view line = src.line(l);
+    const size_t comment = comments.next(line);
+    auto inComment = [&](size_t at) { return comment != std::string_view::npos && at >= comment; };
     size_t pos = line.find("retrylint");
     if (pos == std::string_view::npos) continue;
 
     // clang-tidy style: NOLINT(retrylint-…), NOLINTNEXTLINE(retrylint-…)
     for (const char *tag : {"NOLINTNEXTLINE(", "NOLINT("}) {
       size_t at = line.find(tag);
-      if (at == std::string_view::npos || !inComment(line, at)) continue;
+      if (at == std::string_view::npos || !inComment(at)) continue;
       size_t open = at + std::string_view(tag).size();
       size_t close = line.find(')', open);
       if (close == std::string_view::npos) break;
@@ -156,10 +240,10 @@ std::vector<Suppression> parseSuppressions(const SourceFile &src) {
     std::string_view rest;
     bool alone = false;
     std::pair<int, int> object{0, 0};
-    if (marker != std::string_view::npos && inComment(line, marker)) {
+    if (marker != std::string_view::npos && inComment(marker)) {
       rest = trimLeft(line.substr(marker + 10));
       alone = commentOnly(line, marker);
-    } else if (auto member = jsonSuppression(line)) {
+    } else if (auto member = jsonSuppression(line); member && comments.codeAt(line, member->at)) {
       // JSON has no comments: a member the runtime tolerates carries it (see the header).
       marker = member->at;
       rest = member->text;
