@@ -1,4 +1,8 @@
 // `retrylint merge`: the shards' JSON reports as one report, with one run's exit code.
+#include "lint/yaml/json_strict.h"
+
+#include <limits>
+#include <utility>
 #include <algorithm>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
@@ -25,7 +29,7 @@ int usage(const std::string &msg) {
 } // namespace
 
 bool readJsonReport(const std::string &input, RunResult &out, std::string &error) {
-  auto parsed = json::parse(input);
+  auto parsed = yaml::parseJsonWithin(input);
   if (!parsed) {
     error = llvm::toString(parsed.takeError());
     return false;
@@ -48,9 +52,20 @@ bool readJsonReport(const std::string &input, RunResult &out, std::string &error
     out.errors.push_back(std::move(d));
   }
   if (const json::Object *stats = root->getObject("stats")) {
-    out.stats.files_seen += static_cast<size_t>(stats->getInteger("files_seen").getValueOr(0));
-    out.stats.files_analysed += static_cast<size_t>(stats->getInteger("files_analysed").getValueOr(0));
-    out.stats.policies += static_cast<size_t>(stats->getInteger("policies").getValueOr(0));
+    // Counts are whole numbers from 0; their sum saturates rather than wraps.
+    for (auto [key, into] : {std::pair<const char *, size_t *>{"files_seen", &out.stats.files_seen},
+                             {"files_analysed", &out.stats.files_analysed},
+                             {"policies", &out.stats.policies}}) {
+      const json::Value *v = stats->get(key);
+      if (!v) continue;
+      auto n = v->getAsInteger();
+      if (!n || *n < 0) {
+        error = std::string("stats.") + key + " must be a whole number from 0";
+        return false;
+      }
+      const size_t add = static_cast<size_t>(*n);
+      *into = *into > std::numeric_limits<size_t>::max() - add ? std::numeric_limits<size_t>::max() : *into + add;
+    }
     if (const json::Array *partial = stats->getArray("cpp_files_without_full_types"))
       for (const json::Value &v : *partial)
         if (auto s = v.getAsString()) out.stats.cpp_without_full_types.push_back(s->str());

@@ -26,11 +26,14 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       Duration w = waits.value_or(Duration{0});
       Duration total = perTry * static_cast<double>(attempts) + w;
       if (total <= deadline) continue;
-      // How many attempts do fit?
+      // How many attempts do fit? The time to the end of attempt k grows with k: the last k whose
+      // tries and waits end by the deadline, by bisection (a stranger's count may be 2^31).
+      auto endOf = [&](int k) { return perTry * static_cast<double>(k) + worstCaseWaits(p.backoff, k - 1).value_or(Duration{0}); };
       int fit = 0;
-      for (int k = 1; k <= attempts; ++k) {
-        Duration t = perTry * static_cast<double>(k) + worstCaseWaits(p.backoff, k - 1).value_or(Duration{0});
-        if (t <= deadline) fit = k;
+      for (int lo = 1, hi = attempts; lo <= hi;) {
+        int mid = lo + (hi - lo) / 2;
+        if (endOf(mid) <= deadline) fit = mid, lo = mid + 1;
+        else hi = mid - 1;
       }
       std::string msg = std::to_string(attempts) + " attempts x " + fmt(perTry) + " per try";
       if (waits) msg += " + " + fmt(w) + " backoff";

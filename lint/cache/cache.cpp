@@ -1,4 +1,5 @@
 #include "lint/cache/cache.h"
+#include "lint/yaml/json_strict.h"
 #include "lint/report/finding_json.h"
 #include "lint/extract/extractors.h"
 #include "lint/io/posix.h"
@@ -60,7 +61,7 @@ std::string fileResultToJson(const FileResult &r) {
 }
 
 std::optional<FileResult> fileResultFromJson(const std::string &text) {
-  auto parsed = json::parse(text);
+  auto parsed = yaml::parseJsonWithin(text);
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
     return std::nullopt;

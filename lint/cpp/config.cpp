@@ -321,7 +321,7 @@ void serviceConfigLiteral(const Literal &lit, const std::string &site, ExtractCo
   const SourceFile inner(cx.src.path(), lit.text);
   LiteralMap m(cx, lit, inner);
   const std::string anchor = "service-config/" + site;
-  auto parsed = llvm::json::parse(lit.text);
+  auto parsed = yaml::parseJsonWithin(lit.text);
   if (!parsed) {
     std::string msg = llvm::toString(parsed.takeError());
     const size_t at = yaml::liftJsonErrorPosition(msg).byte;

@@ -17,6 +17,7 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/JSONCompilationDatabase.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -24,6 +25,7 @@
 
 #include "lint/cpp/cpp_frontend.h"
 #include "lint/cpp/driver.h"
+#include "lint/yaml/json_strict.h"
 #include "lint/cpp/isolation.h"
 #include "lint/extract/extractors.h"
 
@@ -297,7 +299,14 @@ std::shared_ptr<clang::tooling::CompilationDatabase> loadDatabase(const std::str
     std::string err;
     llvm::SmallString<256> file(dir);
     llvm::sys::path::append(file, "compile_commands.json");
-    auto db = clang::tooling::JSONCompilationDatabase::loadFromFile(file, err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+    std::unique_ptr<clang::tooling::CompilationDatabase> db;
+    // LLVM's YAML parser, which reads it, recurses per level: a planted database nests no deeper
+    // than a real one (3 levels) by far.
+    auto text = llvm::MemoryBuffer::getFile(file, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (text && yaml::jsonDepth((*text)->getBuffer()) > yaml::kMaxJsonDepth)
+      err = file.str().str() + ": arrays and objects nest deeper than " + std::to_string(yaml::kMaxJsonDepth) + ": not used";
+    else
+      db = clang::tooling::JSONCompilationDatabase::loadFromFile(file, err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
     std::shared_ptr<clang::tooling::CompilationDatabase> shared;
     if (db) shared = clang::tooling::inferMissingCompileCommands(std::move(db));
     it = cache.emplace(dir, std::make_pair(shared, err)).first;

@@ -14,7 +14,10 @@
 // retryStrategy takes spec.retryStrategy (wfOperationCtx.retryStrategy). So templateDefaults'
 // retryStrategy is one policy for every template, reported once at the defaults, and it shadows
 // spec.retryStrategy entirely.
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <limits>
 
 #include "lint/extract/extractors.h"
 
@@ -110,8 +113,15 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
       cx.problem(cx.span(*limit), "limit " + std::to_string(*n) + " is negative: Argo does not retry the node", anchor + "/limit");
       return;
     }
+    // IntOrString holds an int32 (k8s.io/apimachinery intstr): a larger number fails to unmarshal
+    // and the workflow is rejected.
+    if (n && *n > std::numeric_limits<int32_t>::max()) {
+      cx.problem(cx.span(*limit), "limit " + std::to_string(*n) + " does not fit the 32-bit integer of retryStrategy.limit (IntOrString): Argo rejects the workflow",
+                 anchor + "/limit");
+      return;
+    }
     if (n && *n == 0) return; // no retries
-    if (n) p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(*n, 1'000'000)) + 1), cx.span(*limit));
+    if (n) p.max_attempts = written(std::optional<int>(static_cast<int>(std::min<long long>(*n, std::numeric_limits<int>::max() - 1)) + 1), cx.span(*limit));
     else p.max_attempts = {std::nullopt, Origin::Unknown, cx.span(*limit), {}, {}};
   } else if (inherits("limit")) {
     p.max_attempts = {std::nullopt, Origin::Unknown, key, kInheritedSource, {}};

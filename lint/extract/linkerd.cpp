@@ -118,10 +118,12 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
       auto status = cond ? get(*cond, "status") : std::nullopt;
       if (!status || !status->IsMap()) continue;
       auto mn = get(*status, "min"), mx = get(*status, "max");
-      int lo = mn ? static_cast<int>(requireInt(cx, *mn, "status.min", false)) : 100;
-      int hi = mx ? static_cast<int>(requireInt(cx, *mx, "status.max", false)) : 599;
+      long long min = mn ? requireInt(cx, *mn, "status.min", false) : 100;
+      long long max = mx ? requireInt(cx, *mx, "status.max", false) : 599;
+      // Narrowed within HTTP's statuses (and one past them), so a huge or negative bound never wraps.
+      int lo = static_cast<int>(std::clamp<long long>(min, 99, 600)), hi = static_cast<int>(std::clamp<long long>(max, 99, 600));
       Span where = mn ? cx.span(*mn) : cx.span(*status);
-      p.retry_on.push_back(httpStatusRange("status " + std::to_string(lo) + "-" + std::to_string(hi), lo, hi, Origin::Written, where));
+      p.retry_on.push_back(httpStatusRange("status " + std::to_string(min) + "-" + std::to_string(max), lo, hi, Origin::Written, where));
       written5xx |= lo <= 500 && hi >= 599;
     }
   }

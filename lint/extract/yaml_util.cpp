@@ -92,7 +92,9 @@ Condition httpStatusRange(std::string text, int lo, int hi, Origin origin, Span 
   c.text = std::move(text);
   c.http_lo = lo;
   c.http_hi = hi;
-  for (int code = lo; code <= hi && !c.may_have_been_processed; ++code) c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
+  // Only HTTP's statuses, 100-599, are looked at: a stranger's range may run to 2^31.
+  for (int code = std::max(lo, 100); code <= std::min(hi, 599) && !c.may_have_been_processed; ++code)
+    c.may_have_been_processed = httpCodeMayHaveBeenProcessed(code);
   if (c.may_have_been_processed) c.why_processed = c.text + " can be returned after the request was processed";
   c.origin = origin;
   c.where = std::move(where);

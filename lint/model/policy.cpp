@@ -89,12 +89,23 @@ std::optional<double> shareAbove(const Backoff &b, int n, Duration cap) {
   return (hi - static_cast<double>(cap.nanos)) / (hi - lo);
 }
 
+namespace {
+// Waits are summed one by one while they change; once two in a row are equal (a cap reached, a
+// constant backoff, growth clamped) every later one is the same, and the rest is one product.
+// Past this many retries a wait that still changes is taken as repeating too: only absurd counts
+// (2^31 retries of a 1.0001x growth) get there, and a run never loops over a stranger's count.
+constexpr int kExactRetries = 100000;
+} // namespace
+
 std::optional<Duration> worstCaseWaits(const Backoff &b, int k) {
   Duration sum{0};
+  std::optional<Duration> prev;
   for (int n = 1; n <= k; ++n) {
     auto w = worstCaseWait(b, n);
     if (!w) return std::nullopt;
+    if ((prev && *w == *prev) || n > kExactRetries) return sum + *w * static_cast<double>(k - n + 1);
     sum = sum + *w;
+    prev = w;
   }
   return sum;
 }
@@ -140,14 +151,23 @@ std::string RetryPolicy::boundedRetriesNote() const {
 }
 
 std::optional<int> retriesThatFit(const Backoff &b, int n, Duration deadline) {
-  int fit = 0;
-  while (fit < n) {
-    auto sum = worstCaseWaits(b, fit + 1);
-    if (!sum) return std::nullopt;
-    if (*sum >= deadline) break;
-    ++fit;
+  // The most retries k <= n whose waits sum to less than the deadline; summed as worstCaseWaits does.
+  Duration sum{0};
+  std::optional<Duration> prev;
+  for (int fit = 0; fit < n; ++fit) {
+    auto w = worstCaseWait(b, fit + 1);
+    if (!w) return std::nullopt;
+    if ((prev && *w == *prev) || fit >= kExactRetries) {
+      // Every later wait is w: j more fit while sum + j * w < deadline.
+      if (w->nanos <= 0) return n;
+      int64_t more = (deadline.nanos - sum.nanos - 1) / w->nanos;
+      return static_cast<int>(std::min<int64_t>(n, fit + std::max<int64_t>(more, 0)));
+    }
+    sum = sum + *w;
+    if (sum >= deadline) return fit;
+    prev = w;
   }
-  return fit;
+  return n;
 }
 
 const char *workloadName(Workload w) {

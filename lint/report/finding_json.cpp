@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "lint/report/report.h"
+#include "rules/rule.h"
 
 namespace retrylint {
 
@@ -10,18 +11,21 @@ namespace json = llvm::json;
 
 namespace {
 
+// Lines, columns, offsets and lengths are whole numbers from 0 (a file-wide diagnostic's line) up
+// to what an int holds: a report or cache entry from elsewhere gets no negative column, and no
+// offset that would overflow when a length is added to it.
 bool readInt(const json::Object &o, llvm::StringRef key, int &out, bool required = true) {
   const json::Value *v = o.get(key);
   if (!v) return !required;
   auto n = v->getAsInteger();
-  if (!n || *n < std::numeric_limits<int>::min() || *n > std::numeric_limits<int>::max()) return false;
+  if (!n || *n < 0 || *n > std::numeric_limits<int>::max()) return false;
   out = static_cast<int>(*n);
   return true;
 }
 
 bool readSize(const json::Object &o, llvm::StringRef key, size_t &out) {
   auto n = o.getInteger(key);
-  if (!n || *n < 0) return false;
+  if (!n || *n < 0 || *n > std::numeric_limits<int>::max()) return false;
   out = static_cast<size_t>(*n);
   return true;
 }
@@ -125,6 +129,16 @@ bool readFindingJson(const json::Value &v, FindingFields fields, Finding &f, std
   auto sev = parseSeverity(severity);
   if (!sev) {
     error = "a finding's severity is '" + severity + "', not error, warning or note";
+    return false;
+  }
+  const Rule *rule = findRule(f.rule);
+  if (!rule || rule->code != f.rule) {
+    error = "a finding's rule '" + escapeControls(f.rule) + "' is no rule code of this retrylint (" + RETRYLINT_VERSION + ")";
+    return false;
+  }
+  if (f.where.end_line < f.where.line) {
+    error = "a finding of " + f.rule + " ends (line " + std::to_string(f.where.end_line) + ") before it starts (line " +
+            std::to_string(f.where.line) + ")";
     return false;
   }
   f.severity = *sev;

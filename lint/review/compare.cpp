@@ -52,10 +52,8 @@ std::string jitterText(const Backoff &b, int &rank) {
 }
 
 void simulate(Posture &p, const std::vector<StormLayer> &layers, const std::string &blocker, const StormOptions &o) {
-  if (!blocker.empty()) {
-    p.not_simulated = blocker;
-    return;
-  }
+  p.not_simulated = blocker.empty() ? stormTooLarge(layers, o) : blocker;
+  if (!p.not_simulated.empty()) return;
   p.storm = simulateStorm(layers, o);
   p.full_jitter = simulateWithFullJitter(layers, o);
   p.full_jitter_label = fullJitterLabel(layers.back());

@@ -107,11 +107,21 @@ int simulateCommand(const RunResult &result, const SimulateRequest &req, llvm::r
     return 2;
   }
   Target *worst = nullptr;
+  int64_t budget = kRunSimulationBudget;
+  StormOptions storm = req.storm;
+  storm.run_budget = &budget;
   for (Target &t : targets) {
+    if (t.blocker.empty()) t.blocker = stormTooLarge(t.layers, storm);
     if (!t.blocker.empty()) continue;
-    t.configured = simulateStorm(t.layers, req.storm);
-    t.jittered = simulateWithFullJitter(t.layers, req.storm);
-    if (!worst || t.configured.amplification > worst->configured.amplification) worst = &t;
+    t.configured = simulateStorm(t.layers, storm);
+    t.jittered = simulateWithFullJitter(t.layers, storm);
+    // Only the worst one's calls are drawn: the others keep their counts, not every call's time.
+    Target *drop = &t;
+    if (!worst || t.configured.amplification > worst->configured.amplification) std::swap(worst, drop);
+    if (drop) {
+      std::vector<double>().swap(drop->configured.call_times);
+      std::vector<double>().swap(drop->jittered.call_times);
+    }
   }
   if (req.json) {
     llvm::json::OStream j(out, 2);

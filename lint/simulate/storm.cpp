@@ -75,15 +75,27 @@ std::string stormBlocker(const StormLayer &l) {
   return "";
 }
 
+std::string stormTooLarge(const std::vector<StormLayer> &layers, const StormOptions &o) {
+  const int64_t first = static_cast<int64_t>(o.clients) * static_cast<int64_t>(layers.size());
+  if (first > o.max_records)
+    return std::to_string(o.clients) + " clients through " + std::to_string(layers.size()) + " layers make " + std::to_string(first) +
+           " calls before any retry, more than the " + std::to_string(o.max_records) +
+           " the simulation follows: simulate fewer --clients";
+  if (o.run_budget && *o.run_budget < first)
+    return "the " + std::to_string(kRunSimulationBudget) +
+           " calls one run simulates are spent on the ones before it: select this one with --policy or --chain";
+  return "";
+}
+
 StormResult simulateStorm(const std::vector<StormLayer> &layers, const StormOptions &o) {
   StormResult r;
-  if (layers.empty() || o.clients < 1) return r;
+  if (layers.empty() || o.clients < 1 || !stormTooLarge(layers, o).empty()) return r;
   Rng rng{o.seed};
   std::vector<Call> calls;
   std::vector<Budget> budgets(layers.size());
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
   uint64_t seq = 0;
-  calls.reserve(static_cast<size_t>(o.clients) * layers.size());
+  calls.reserve(static_cast<size_t>(o.clients) * layers.size()); // at most max_records (stormTooLarge)
   for (int c = 0; c < o.clients; ++c) {
     calls.push_back({0, -1, 0});
     queue.push({0.0, seq++, c});
@@ -128,6 +140,10 @@ StormResult simulateStorm(const std::vector<StormLayer> &layers, const StormOpti
       if (e.t < o.outage_s) ++r.during_outage;
       outcome(e.call, e.t >= o.outage_s, e.t);
     } else {
+      if (static_cast<int64_t>(calls.size()) >= o.max_records) {
+        r.truncated = true;
+        break;
+      }
       int child = static_cast<int>(calls.size());
       calls.push_back({call.layer + 1, e.call, 0});
       queue.push({e.t, seq++, child});
@@ -136,6 +152,7 @@ StormResult simulateStorm(const std::vector<StormLayer> &layers, const StormOpti
   // Events are taken in time order, so the calls are already sorted.
   r.last_call_s = r.call_times.empty() ? 0 : r.call_times.back();
   r.amplification = static_cast<double>(r.calls) / o.clients;
+  if (o.run_budget) *o.run_budget -= static_cast<int64_t>(calls.size()) + r.calls;
   return r;
 }
 

@@ -26,7 +26,16 @@ struct StormOptions {
   double outage_s = 10;          // the bottom service answers errors for [0, outage_s)
   uint64_t seed = 1;
   int64_t max_calls = 5000000;   // a run that would make more bottom calls stops there (truncated)
+  // Calls followed through all layers (12 bytes each, plus their events): a run stops there too,
+  // and stormTooLarge refuses up front one whose first tries alone would pass it.
+  int64_t max_records = 8000000;
+  // Calls left for the whole run (every policy and chain simulated, both schedules), taken down by
+  // each simulation; null: no such bound. Keeps `simulate .` over a thousand policies in seconds.
+  int64_t *run_budget = nullptr;
 };
+
+// The calls one run of `retrylint simulate` or `review` may simulate in all.
+inline constexpr int64_t kRunSimulationBudget = 20000000;
 
 struct StormResult {
   std::vector<double> call_times; // every call reaching the failing service, in seconds, sorted
@@ -40,6 +49,9 @@ struct StormResult {
 
 // Why a layer cannot be simulated ("the wait between attempts is not known"), or "".
 std::string stormBlocker(const StormLayer &l);
+// Why a chain is too large to simulate with these options (every client's first try alone passes
+// max_records: 1,000,000 clients through 1,000 layers; the run's budget is spent), or "".
+std::string stormTooLarge(const std::vector<StormLayer> &layers, const StormOptions &o);
 StormResult simulateStorm(const std::vector<StormLayer> &layers, const StormOptions &o);
 
 // Calls per bin of `width` seconds over [0, horizon), and the bin width a picture of `horizon`

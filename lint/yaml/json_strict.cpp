@@ -1,5 +1,7 @@
 #include "lint/yaml/json_strict.h"
 
+#include <algorithm>
+
 #include <regex>
 #include <vector>
 
@@ -128,6 +130,31 @@ JsonErrorPosition liftJsonErrorPosition(std::string &message) {
   at.byte = std::stoul(m[3]);
   message = m.prefix().str() + m.suffix().str();
   return at;
+}
+
+int jsonDepth(std::string_view text) {
+  int depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+llvm::Expected<llvm::json::Value> parseJsonWithin(std::string_view text, int maxDepth) {
+  if (jsonDepth(text) > maxDepth)
+    return llvm::createStringError(std::errc::invalid_argument, "arrays and objects nest deeper than %d", maxDepth);
+  return llvm::json::parse(llvm::StringRef(text.data(), text.size()));
 }
 
 } // namespace retrylint::yaml

@@ -5,7 +5,20 @@
 #include <string>
 #include <string_view>
 
+#include <llvm/Support/Error.h>
+#include <llvm/Support/JSON.h>
+
 namespace retrylint::yaml {
+
+// How deep a JSON text's arrays and objects nest (strings skipped), counted without recursion.
+int jsonDepth(std::string_view text);
+
+// The depth llvm::json::parse is handed at most: it recurses once per level, and a stranger's
+// 60,000 '[' (120 KB) would overflow the stack. Reports, baselines and cache entries nest about 6.
+inline constexpr int kMaxJsonDepth = 256;
+
+// llvm::json::parse, or an error saying the text nests deeper than `maxDepth`.
+llvm::Expected<llvm::json::Value> parseJsonWithin(std::string_view text, int maxDepth = kMaxJsonDepth);
 
 // True only when llvm::json::parse accepts `text`. False means "not certain": the caller asks
 // llvm::json, which gives the error message. Conservative on purpose: numbers outside JSON's

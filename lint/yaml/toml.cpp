@@ -79,7 +79,54 @@ private:
 
 } // namespace
 
+namespace {
+// An over-estimate of how deep toml++ recurses on `text`, counted without recursion: per line,
+// the dots of its keys and the brackets and braces outside strings, over the arrays and inline
+// tables still open from lines above. A dotted key of 150,000 parts is as deep as as many tables.
+struct Depth {
+  int deepest = 0;
+  TomlError at;
+};
+Depth tomlDepth(std::string_view text) {
+  Depth d;
+  int open = 0, line = 1;
+  size_t lineStart = 0;
+  char quote = 0;
+  int onLine = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line, lineStart = i + 1, onLine = 0;
+      if (quote == '"' || quote == '\'') quote = 0; // basic and literal strings end with their line
+      continue;
+    }
+    if (quote) {
+      if (c == '\\' && quote == '"') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    else if (c == '[' || c == '{') ++open, ++onLine;
+    else if ((c == ']' || c == '}') && open > 0) --open;
+    else if (c == '.') ++onLine;
+    if (open + onLine > d.deepest) {
+      d.deepest = open + onLine;
+      d.at = {line, static_cast<int>(i - lineStart) + 1, ""};
+    }
+  }
+  return d;
+}
+} // namespace
+
 bool readToml(std::string_view text, int maxNesting, Stream &out, TomlError *error) {
+  if (Depth d = tomlDepth(text); d.deepest > maxNesting) {
+    if (error) *error = {d.at.line, d.at.column, "keys, tables and arrays nest deeper than " + std::to_string(maxNesting)};
+    return false;
+  }
   try {
     toml::table root = toml::parse(text);
     Builder b(text, maxNesting, *out.arena);
