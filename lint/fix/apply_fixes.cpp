@@ -141,7 +141,7 @@ std::string fixFile(const std::string &path, const std::vector<const Fix *> &fix
   std::string tmp;
   Fd out;
   for (int tries = 0; tries < 100 && out.fd < 0; ++tries) {
-    tmp = "." + base + ".retrylint-" + io::randomHex(8);
+    tmp = io::temporaryNameBeside(base, ".retrylint-" + io::randomHex(8));
     out.fd = ::openat(dirFd.fd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (out.fd < 0 && errno != EEXIST) return "cannot create a temporary file beside it: " + errnoText(errno);
   }

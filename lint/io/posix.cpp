@@ -96,4 +96,10 @@ std::vector<std::string> siblingNames(const std::string &path, const std::string
   return names;
 }
 
+std::string temporaryNameBeside(llvm::StringRef name, llvm::StringRef tail) {
+  constexpr size_t kNameMax = 255; // NAME_MAX on Linux
+  const size_t room = kNameMax > tail.size() + 1 ? kNameMax - tail.size() - 1 : 0;
+  return "." + name.take_front(room).str() + tail.str();
+}
+
 } // namespace retrylint::io

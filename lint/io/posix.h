@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <llvm/ADT/StringRef.h>
+
 namespace retrylint::io {
 
 // Reads up to `size` bytes (fewer when the file ends first) into `out`; false on a read error.
@@ -25,6 +27,10 @@ std::vector<std::string> siblingNames(const std::string &path, const std::string
 bool writeFd(int fd, std::string_view data);
 // Fills `out` from getrandom(); false when the kernel gives none.
 bool randomBytes(uint8_t *out, size_t n);
+// A hidden temporary name beside `name`: "." + name + `tail`, with `name` cut so the whole fits in
+// one file-name component (NAME_MAX, 255 bytes): a 250-byte name still gets a temporary.
+std::string temporaryNameBeside(llvm::StringRef name, llvm::StringRef tail);
+
 // `bytes` random bytes in hex, for unguessable temporary names (O_EXCL keeps them safe anyway).
 std::string randomHex(size_t bytes);
 

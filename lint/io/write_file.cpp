@@ -1,4 +1,5 @@
 #include "lint/io/write_file.h"
+#include "lint/io/posix.h"
 
 #include <cerrno>
 
@@ -55,7 +56,7 @@ bool writeFileAtomically(const std::string &path, llvm::function_ref<void(llvm::
   // Hidden, next to the target (a rename does not cross file systems), unguessable, never an
   // existing file or link: createUniqueFile opens with O_CREAT | O_EXCL.
   llvm::SmallString<256> model(dir.empty() ? "." : dir);
-  llvm::sys::path::append(model, "." + name + ".retrylint-%%%%%%%%%%%%.tmp");
+  llvm::sys::path::append(model, io::temporaryNameBeside(name, ".retrylint-%%%%%%%%%%%%.tmp"));
   int fd = -1;
   llvm::SmallString<256> tmp;
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, tmp, llvm::sys::fs::OF_None, 0666)) {

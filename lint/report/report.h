@@ -22,6 +22,9 @@ std::string validUtf8(std::string_view s);
 // 32 MiB, the default input limit; others have no lines): source excerpts and SARIF columns.
 class SourceLines {
 public:
+  SourceLines() = default;
+  // With the text standard input gave for its path (`retrylint -`), which is never read from disk.
+  explicit SourceLines(const RunResult &result);
   std::optional<std::string_view> line(const std::string &path, int line);
   // A 1-based column counted in bytes (as spans are) -> counted in Unicode code points.
   int codePointColumn(const std::string &path, int line, int byteColumn);

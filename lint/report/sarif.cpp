@@ -98,7 +98,7 @@ void writeSarif(llvm::raw_ostream &os, const RunResult &result) {
   std::string root = toUri(result.project_root.empty() ? cwd.str().str() : result.project_root);
   if (root.empty() || root.back() != '/') root += '/';
 
-  SourceLines lines;
+  SourceLines lines(result);
   llvm::json::OStream j(os, 2);
   j.object([&] {
     j.attribute("$schema", "https://json.schemastore.org/sarif-2.1.0.json");

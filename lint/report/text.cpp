@@ -49,6 +49,9 @@ namespace {
 
 void location(llvm::raw_ostream &out, const std::string &path, int line, int col, bool color) {
   if (color) out.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*bold=*/true);
+  // A line that starts with "::" is a workflow command to GitHub Actions (`::stop-commands::`,
+  // `::add-mask::`), on standard output and error alike: a file named so is shown as ./::…
+  if (llvm::StringRef(path).startswith("::")) out << "./";
   out << escapeControls(path);
   if (line > 0) out << ":" << line << ":" << (col > 0 ? col : 1);
   out << ":";
@@ -65,6 +68,13 @@ void severityWord(llvm::raw_ostream &out, Severity s, bool color) {
 }
 
 } // namespace
+
+SourceLines::SourceLines(const RunResult &result) {
+  if (!result.text_input) return;
+  llvm::StringRef text = result.text_input->text;
+  if (text.startswith("\xEF\xBB\xBF")) text = text.drop_front(3); // spans count from after it
+  files_[result.text_input->path].emplace(result.text_input->path, text.str());
+}
 
 std::optional<std::string_view> SourceLines::line(const std::string &path, int line) {
   auto [it, fresh] = files_.try_emplace(path);
@@ -95,23 +105,47 @@ int SourceLines::codePointColumn(const std::string &path, int line, int byteColu
 namespace {
 
 // The line, then a caret under the column and tildes to the end of the span on that line, as
-// clang prints them. Tabs before the column are kept, so the caret lines up.
+// clang prints them. Tabs before the column are kept, so the caret lines up. A long line (a
+// minified file's one line) is shown as a window of at most kExcerptBytes around the column, with
+// '…' where it is cut, so a report never repeats megabytes per finding.
+constexpr size_t kExcerptBytes = 240;
+
 void excerpt(llvm::raw_ostream &out, SourceLines &files, const Span &where, bool color) {
-  auto ln = files.line(where.path, where.line);
-  if (!ln || where.column < 1 || static_cast<size_t>(where.column - 1) > ln->size()) return;
-  out << escapeControls(*ln) << "\n";
-  std::string pad;
-  for (size_t i = 0; i + 1 < static_cast<size_t>(where.column); ++i) {
-    unsigned char c = static_cast<unsigned char>((*ln)[i]);
+  auto full = files.line(where.path, where.line);
+  if (!full || where.column < 1 || static_cast<size_t>(where.column - 1) > full->size()) return;
+  std::string_view ln = *full;
+  size_t column = static_cast<size_t>(where.column); // 1-based, in bytes of `ln`
+  size_t spanEnd = where.end_line == where.line && where.end_column > where.column
+                       ? std::min(static_cast<size_t>(where.end_column - 1), ln.size())
+                       : column;
+  bool cutBefore = false, cutAfter = false;
+  if (ln.size() > kExcerptBytes) {
+    auto isContinuation = [&](size_t i) { return i < ln.size() && (static_cast<unsigned char>(ln[i]) & 0xC0) == 0x80; };
+    size_t from = column - 1 > kExcerptBytes / 4 ? column - 1 - kExcerptBytes / 4 : 0;
+    while (from > 0 && isContinuation(from)) --from;
+    size_t to = std::min(ln.size(), from + kExcerptBytes);
+    while (to < ln.size() && isContinuation(to)) --to;
+    cutBefore = from > 0;
+    cutAfter = to < ln.size();
+    ln = ln.substr(from, to - from);
+    column -= from;
+    spanEnd = std::min(spanEnd > from ? spanEnd - from : column, ln.size());
+  }
+  std::string shown = escapeControls(ln);
+  // A line GitHub Actions would read as a workflow command (it trims leading white space) gets
+  // a zero-width space inside its "::": the same to the eye, the caret still in place.
+  if (!cutBefore && llvm::StringRef(shown).ltrim().startswith("::"))
+    shown.insert(shown.size() - llvm::StringRef(shown).ltrim().size() + 1, "\u200B");
+  out << (cutBefore ? "…" : "") << shown << (cutAfter ? "…" : "") << "\n";
+  std::string pad = cutBefore ? " " : "";
+  for (size_t i = 0; i + 1 < column; ++i) {
+    unsigned char c = static_cast<unsigned char>(ln[i]);
     if (c == '\t') pad += '\t';
     else if ((c & 0xC0) != 0x80) pad += ' '; // one column per character, not per byte
   }
-  size_t end = where.end_line == where.line && where.end_column > where.column
-                   ? std::min(static_cast<size_t>(where.end_column - 1), ln->size())
-                   : static_cast<size_t>(where.column);
   size_t width = 1;
-  for (size_t i = static_cast<size_t>(where.column); i < end; ++i)
-    if ((static_cast<unsigned char>((*ln)[i]) & 0xC0) != 0x80) ++width;
+  for (size_t i = column; i < spanEnd; ++i)
+    if ((static_cast<unsigned char>(ln[i]) & 0xC0) != 0x80) ++width;
   out << pad;
   if (color) out.changeColor(llvm::raw_ostream::GREEN, /*bold=*/true);
   out << "^" << std::string(width - 1, '~');
@@ -122,7 +156,7 @@ void excerpt(llvm::raw_ostream &out, SourceLines &files, const Span &where, bool
 } // namespace
 
 void writeText(llvm::raw_ostream &out, const RunResult &result, bool color, bool showSource) {
-  SourceLines files;
+  SourceLines files(result);
   for (const Finding &f : result.findings) {
     location(out, f.where.path, f.where.line, f.where.column, color);
     out << " ";

@@ -1,6 +1,8 @@
 // The review as Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY, a GitLab note) and JSON.
+#include <algorithm>
 #include <cstdio>
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/JSON.h>
 
 #include "lint/report/finding_json.h"
@@ -10,10 +12,20 @@
 
 namespace retrylint {
 
-std::string markdownText(std::string_view s) {
+std::string markdownText(std::string_view raw) {
+  // Valid UTF-8, with control characters (ESC, BEL, C1 …) shown as \xNN, before Markdown's own
+  // escapes: a file name or value from the checkout can neither break the comment's encoding nor
+  // reach a terminal or a renderer as a control.
+  std::string flat(raw);
+  std::replace_if(flat.begin(), flat.end(), [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+  const std::string s = escapeControls(validUtf8(flat));
+  auto startsAt = [&](size_t i, std::string_view w) {
+    return s.size() - i >= w.size() && llvm::StringRef(s).substr(i, w.size()).equals_insensitive(llvm::StringRef(w.data(), w.size()));
+  };
   std::string out;
   out.reserve(s.size() + 8);
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
     switch (c) {
     case '\\': case '`': case '*': case '_': case '{': case '}': case '[': case ']': case '<': case '>':
     case '(': case ')': case '#': case '+': case '-': case '!': case '|': case '~': case '&': case '=':
@@ -24,11 +36,19 @@ std::string markdownText(std::string_view s) {
     case '@':
       out += "@&#8203;"; // a zero-width space: no mention, no notification
       break;
-    case '\n': case '\r': case '\t':
-      out += ' ';
+    case ':':
+      // `https://…` and `www.…` become links in GitHub's Markdown whatever the escapes: a
+      // zero-width space after the scheme's colon, or in `www.`, keeps them text.
+      out += c;
+      if (startsAt(i + 1, "//")) out += "&#8203;";
       break;
     default:
       out += c;
+      if ((c == 'w' || c == 'W') && startsAt(i, "www.") && (i == 0 || !llvm::isAlnum(s[i - 1]))) {
+        out += s.substr(i + 1, 2);
+        out += "&#8203;";
+        i += 2;
+      }
     }
   }
   return out;

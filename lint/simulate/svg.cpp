@@ -3,12 +3,17 @@
 
 #include <llvm/Support/Format.h>
 
+#include "lint/report/report.h"
 #include "lint/simulate/picture.h"
 
 namespace retrylint {
 namespace {
 
-std::string escape(const std::string &s) {
+// Text for XML: valid UTF-8 (invalid bytes as U+FFFD), the markup characters as entities, and the
+// control characters XML 1.0 forbids (all below U+0020 but tab and line breaks) as U+FFFD: a
+// policy's name from a stranger's file never makes the picture invalid.
+std::string escape(const std::string &raw) {
+  const std::string s = validUtf8(raw);
   std::string o;
   for (char c : s) {
     switch (c) {
@@ -16,7 +21,10 @@ std::string escape(const std::string &s) {
     case '<': o += "&lt;"; break;
     case '>': o += "&gt;"; break;
     case '"': o += "&quot;"; break;
-    default: o += c;
+    case '\t': case '\n': case '\r': o += c; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) o += "\xEF\xBF\xBD";
+      else o += c;
     }
   }
   return o;
