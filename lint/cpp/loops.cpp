@@ -36,7 +36,10 @@ bool isNonOperation(const Tokens &t, size_t i) {
       "warn", "info", "debug", "trace", "critical", "warning", "log", "Log", "ToString", "DebugString", "string",
       "exception", "runtime_error", "make_shared", "make_unique", "MakeShared", "IsRetryable", "ShouldRetry",
       "Status", "StatusOr", "optional", "vector", "assert", "CHECK", "DCHECK", "set", "add_header", "AddHeader",
-      "SetHeader", "set_header", "emplace", "find", "at", "front", "back", "stoi", "atoi", "strerror", "errno"};
+      "SetHeader", "set_header", "emplace", "find", "at", "front", "back", "stoi", "atoi", "strerror", "errno",
+      // Comparisons of data: they match or not, they do not fail (a search for a matching entry).
+      "strcmp", "strncmp", "strcasecmp", "strncasecmp", "memcmp", "wcscmp", "compare", "equals", "Equals",
+      "EqualsIgnoreCase", "starts_with", "ends_with", "StartsWith", "EndsWith"};
   const std::string &n = t[i].text;
   if (names.count(n) || isKeyword(n)) return true;
   std::string l = lower(n);
@@ -183,7 +186,9 @@ public:
           h.decl = {j + 2, t.close(j + 1)};
           size_t hb = t.close(j + 1) + 1, he = t.statementEnd(hb);
           h.body = {hb, he};
-          h.goesRound = !endsWithExit(h.body);
+          // It goes round when it does not end by leaving, or when a `continue` of the loop in it
+          // does (`catch (…) { if (++n < kMax) continue; throw; }`: round while the bound allows).
+          h.goesRound = !endsWithExit(h.body) || has(h.body, false, true);
           walk(h.body, b);
           ti.handlers.push_back(h);
           j = he;
@@ -437,6 +442,8 @@ bool isClockName(std::string_view name) {
 bool isLocalOperation(std::string_view name) {
   static const std::regex local("^(push|pop|steal|enqueue|dequeue|try_?push|try_?pop|push_locked|get_object|malloc|"
                                 "realloc|alloc|uv_|pthread_|sem_|popen|system|read_command_output|close|"
+                                // a local process: started, waited for, replaced (a supervisor relaunching it)
+                                "v?fork$|posix_spawnp?$|waitpid$|wait[34]$|exec[lv]p?e?$|"
                                 "reserve|try_?reserve|"
                                 // the local file system
                                 "_?w?mkdir|CreateDirectory|CreateDir|create_director|PathExists|DirectoryExists|"
@@ -759,6 +766,22 @@ void Loop::findCounter() {
           (t.is(i + 1, "(") || t.is(i - 1, ".") || t.is(i - 1, "->")))
         processing = true;
   }
+  // A drain: the condition asks whether a container holds more (`!q.empty()`, `q.size() > 0`) and
+  // each pass takes an item out of it (`q.pop()`, `q.pop_front()`, `q.erase(q.begin())`): every
+  // pass works on another item, whatever the loop then does with it.
+  for (size_t i = cond.b; i + 3 < cond.e && !processing; ++i) {
+    if (!isIdent(t[i]) || !(t.is(i + 1, ".") || t.is(i + 1, "->")) || !t.is(i + 3, "(")) continue;
+    const std::string &asked = t[i + 2].text;
+    if (asked != "empty" && asked != "size" && asked != "length") continue;
+    const std::string &container = t[i].text;
+    for (size_t k = lv.body.b; k + 3 < lv.body.e && !processing; ++k)
+      if (t[k].text == container && !t.is(k - 1, ".") && !t.is(k - 1, "->") && (t.is(k + 1, ".") || t.is(k + 1, "->")) &&
+          t.is(k + 3, "(")) {
+        static const std::set<std::string_view> takes = {"pop", "pop_front", "pop_back", "erase", "take", "dequeue",
+                                                         "extract", "shift", "clear", "Pop", "PopFront", "Take", "Dequeue"};
+        processing = takes.count(t[k + 2].text) > 0;
+      }
+  }
 }
 
 void Loop::findTestedOperations() {
@@ -809,6 +832,33 @@ void Loop::findChangingInputs() {
     };
     for (size_t i = inc.b; i < inc.e; ++i)
       if (isIdent(t[i]) && !t.is(i + 1, "(") && !t.is(i - 1, ".") && !t.is(i - 1, "->")) consider(t[i].text);
+    // A value drawn at random in each pass (`port = ports(rng)`, a random local port, a random
+    // replica) makes each pass try something else: a search, not the same operation again. Not a
+    // key made per attempt (RL404 reads those), which names the same request.
+    std::set<std::string> drawn;
+    // A random source by its name (rand(), jitter) or by the type it is declared with in the
+    // function (`std::uniform_int_distribution<int> ports(…)`, `std::mt19937 rng`).
+    auto randomSource = [&](size_t k) {
+      if (isRandomSource(t[k].text)) return true;
+      for (size_t d = lv.fn.b + 1; d < kw; ++d) {
+        if (t[d].text != t[k].text || !(t.is(d + 1, "(") || t.is(d + 1, "{") || t.is(d + 1, ";") || t.is(d + 1, "=")) ||
+            !(isIdent(t[d - 1]) || t.is(d - 1, ">")))
+          continue;
+        for (size_t b = d - 1; b > lv.fn.b && b + 12 > d && !t.is(b, ";") && !t.is(b, "{") && !t.is(b, "}"); --b)
+          if (isIdent(t[b]) && isRandomSource(t[b].text)) return true;
+      }
+      return false;
+    };
+    for (size_t i = lv.body.b + 1; i + 1 < lv.body.e; ++i) {
+      if (!isIdent(t[i]) || !t.is(i + 1, "=") || t.is(i - 1, ".") || t.is(i - 1, "->") || inNested(i) || isKeyName(t[i])) continue;
+      size_t e = t.statementEnd(i);
+      for (size_t k = i + 2; k < e; ++k)
+        if (isIdent(t[k]) && t.is(k + 1, "(") && randomSource(k)) {
+          consider(t[i].text, true);
+          drawn.insert(t[i].text);
+          break;
+        }
+    }
     if (!counter.empty()) consider(counter);
     for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
       if (inNested(i)) continue;
@@ -845,7 +895,11 @@ void Loop::findChangingInputs() {
       if (root == i - 1 || !isIdent(t[root])) continue;
       size_t e = t.statementEnd(i);
       for (const auto &v : std::set<std::string>(changing))
-        if (mentions(t, {i + 1, e}, v)) { consider(t[root].text); break; }
+        if (mentions(t, {i + 1, e}, v)) {
+          consider(t[root].text);
+          if (drawn.count(v)) drawn.insert(t[root].text);
+          break;
+        }
     }
     for (int round = 0; round < 3; ++round) // derived: x = g(changing)
       for (size_t i = lv.body.b; i + 1 < lv.body.e; ++i) {
@@ -881,7 +935,8 @@ void Loop::findChangingInputs() {
         if (t.is(recv, ")") || t.is(recv, "]")) break;
       }
       for (const auto &v : changing)
-        if (mentions(t, args, v) || (recv < c && t[recv].text == v && (v == counter || indexed.count(v)))) processing = true;
+        if (mentions(t, args, v) || (recv < c && t[recv].text == v && (v == counter || indexed.count(v) || drawn.count(v))))
+          processing = true;
     }
   }
 
@@ -923,11 +978,15 @@ bool Loop::isRetryLoop() {
   for (Range st : a.children(lv.body)) fatalRound |= a.fatal(st.b);
   // A worker: the pass starts by blocking for the next event or item (`_fetch_events()`,
   // `queue.pop()`, `cv.wait_for(…)`); a failure there is handed back, not re-issued.
+  // The pass's first statement, or the first one of the try block it opens with (a watcher whose
+  // `try { auto events = watch.wait().get(); … } catch (…) { log; }` goes on after a failure).
   bool worker = false;
   if (auto kids = a.children(lv.body); !kids.empty()) {
-    static const std::regex next("fetch_?events|^wait_?for$|dequeue|^pop|^take$|next_?event|^receive|^recv$|get_?next",
+    static const std::regex next("fetch_?events|^wait$|^wait_?for$|dequeue|^pop|^take$|next_?event|^receive|^recv$|get_?next",
                                  std::regex::icase);
     Range first = kids.front();
+    if (t.is(first.b, "try") && t.is(first.b + 1, "{"))
+      if (auto inner = a.children({first.b + 1, t.close(first.b + 1) + 1}); !inner.empty()) first = inner.front();
     for (size_t i = first.b; i + 1 < first.e && !worker; ++i)
       worker = isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, next);
   }
@@ -1105,7 +1164,26 @@ void Loop::countAttempts(RetryPolicy &p) {
           p.max_attempts = written(std::optional<int>(static_cast<int>(n)), spanOf(cx, t, c->bound.b, c->bound.e));
       }
     } else {
+      // `catch (…) { if (++attempts < kMax) continue; throw; }`: the way round, not the way out,
+      // is bounded. Attempts: the values the test lets round, and the first try.
       for (const IfInfo &i : body.ifs) {
+        if (!i.continues || i.exits) continue;
+        auto c = findCompare(t, i.cond, counter);
+        if (!c || (c->op != "<" && c->op != "<=" && c->op != "!=")) continue; // `tries != kTries`: round below it
+        bounded = true;
+        auto bound = a.eval(c->bound, facts.constants);
+        if (!bound || !start) break;
+        long long n = *bound - *start + (c->op == "<=" ? 1 : 0);
+        bool incBefore = c->preInc;
+        for (size_t k = lv.body.b; k < i.kw && !incBefore; ++k)
+          if (t[k].text == counter && (t.is(k + 1, "++") || t.is(k - 1, "++") || t.is(k + 1, "+="))) incBefore = true;
+        if (c->postInc || !incBefore) n += 1;
+        if (n >= 1 && n <= 1000000)
+          p.max_attempts = written(std::optional<int>(static_cast<int>(n)), spanOf(cx, t, c->bound.b, c->bound.e));
+        break;
+      }
+      for (const IfInfo &i : body.ifs) {
+        if (bounded) break;
         if (!i.exits) continue;
         auto c = findCompare(t, i.cond, counter);
         if (!c) continue;
