@@ -14,7 +14,8 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     if (!b.jitter.known() || b.jitter.value != Jitter::None) continue;
     const bool fixed = b.growth.value == Growth::Constant;
     const bool quoted = b.initial.value && b.initial.written();
-    std::string msg = fixed && quoted ? "the fixed wait of " + formatDuration(*b.initial.value) + " between attempts"
+    std::string msg = p.schedule_only  ? b.description
+                      : fixed && quoted ? "the fixed wait of " + formatDuration(*b.initial.value) + " between attempts"
                       : quoted        ? "the wait between attempts starting at " + formatDuration(*b.initial.value)
                                       : std::string("the wait between attempts");
     msg += " has no random component";

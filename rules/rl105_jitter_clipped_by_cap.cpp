@@ -17,7 +17,7 @@ std::optional<ClippedJitter> clippedJitter(const RetryPolicy &p) {
   if (!b.jitter.known() || b.jitter.value == Jitter::None) return std::nullopt;
   if (!b.growth.known() || b.growth.value == Growth::NoWait) return std::nullopt;
   const bool bounded = p.max_attempts.value.has_value() && p.max_attempts.origin != Origin::Unknown;
-  const bool unbounded = p.max_attempts.known() && !p.max_attempts.value;
+  const bool unbounded = (p.max_attempts.known() && !p.max_attempts.value) || p.schedule_only;
   // Unbounded retries with a growing wait pass any cap: clipped, even where the numbers are not read.
   const bool grows = b.growth.value == Growth::Exponential || b.growth.value == Growth::Linear;
   ClippedJitter generic;
@@ -75,9 +75,13 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     auto c = clippedJitter(p);
     if (!c) continue;
     const Backoff &b = p.backoff;
+    // A calculator is called as often as its callers retry: as far as unbounded retries go.
+    const std::string open = p.schedule_only ? "as often as its callers retry" : "retries are unbounded";
     if (!c->from) {
-      std::string msg = "the random term is drawn before the cap is applied, and retries are unbounded: once the grown wait "
-                        "passes the cap, every draw above it becomes exactly the cap and clients retry in step again";
+      std::string msg = "the random term is drawn before the cap is applied, and " +
+                        (p.schedule_only ? b.description + " is used as often as its callers retry" : std::string("retries are unbounded")) +
+                        ": once the grown wait passes the cap, every draw above it becomes exactly the cap and clients retry in "
+                        "step again";
       if (!b.full_jitter_instead.empty()) msg += "; instead, " + b.full_jitter_instead;
       out.report(p, b.jitter_order.where, "jitter-order", msg);
       continue;
@@ -93,8 +97,8 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
              " passes the cap, and from then on every client waits exactly " + cap;
     } else {
       msg += "from retry " + from + " on, draws are cut to the cap; ";
-      if (!c->bounded && *c->share >= 1.0) msg += "from retry " + at + " on (retries are unbounded), ";
-      else if (!c->bounded) msg += "at retry " + at + " (retries are unbounded), ";
+      if (!c->bounded && *c->share >= 1.0) msg += "from retry " + at + " on (" + open + "), ";
+      else if (!c->bounded) msg += "at retry " + at + " (" + open + "), ";
       else if (c->at == *c->from) msg += "at that retry, the last, ";
       else msg += "at retry " + at + ", the last, ";
       msg += describeShare(*c->share) + " exactly " + cap;

@@ -149,6 +149,27 @@ void analyseMacroLoops(std::string_view text, ExtractContext &cx);
 
 // wait.cpp: the wait between attempts.
 void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
+// The schedule of the delay expression `delay` (its variables followed through lv.fn; the counter
+// and lv.derived are the attempt count): growth, start, jitter, cap and, for RL105, the order of
+// the random term and the cap. `callSpan` is where the schedule is reported; `sleepName` the sleep
+// that takes it ("" for a calculator's return value), whose unit a bare number is read in.
+void analyseDelay(const LoopView &lv, ExtractContext &cx, RetryPolicy &p, Range delay, Span callSpan,
+                  const std::string &sleepName);
+
+// A function by its tokens: `name ( params ) quals {` (tokens.cpp).
+struct Function {
+  std::string name;            // the last component: Acquire for Lease::Acquire
+  std::vector<std::string> params;
+  std::vector<bool> boolParam; // declared bool
+  Range body;                  // { … }
+  size_t brace = 0;
+  size_t name_index = 0;       // the name's token
+};
+std::vector<Function> functionsOf(const Tokens &t);
+
+// calculators.cpp: functions that compute the next delay of a retry schedule (a backoff's
+// `next()`, `delay_before_retry(attempt)`), analysed where they are written, whoever calls them.
+void analyseCalculators(const Tokens &t, const FileFacts &facts, ExtractContext &cx);
 // logs.cpp: log calls in the loop and its catch blocks.
 void findLogs(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
 
@@ -161,6 +182,10 @@ bool isRandomSource(std::string_view name);
 bool randomWaitIn(const Tokens &t, Range before);
 // A helper or macro named like a wait: Backoff(), WaitBeforeRetry(), RETRY_SLEEP() (wait.cpp).
 bool isWaitName(std::string_view name);
+// A sleep or timed wait: sleep_for, usleep, absl::SleepFor, Sleep (wait.cpp).
+bool isSleep(std::string_view name);
+// The first duration written in r: 100ms, std::chrono::milliseconds(100), absl::Seconds(1) (wait.cpp).
+std::optional<Duration> firstDuration(const Tokens &t, Range r);
 
 // ---- library configuration in code (config.cpp) ----
 // AWS SDK for C++ retry strategies and ClientConfiguration timeouts; gRPC service configs in

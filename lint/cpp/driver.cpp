@@ -490,6 +490,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     // Retries written as recursion or in macro bodies are read from the text alone: no parse.
     analyseRecursion(toks, FileFacts{}, cx);
     analyseMacroLoops(src.text(), cx);
+    analyseCalculators(toks, FileFacts{}, cx);
     return;
   }
   ParseRequest req{args, absPath, src.text(), workdir, cx.options.cpp_timeout_seconds, cx.options.cpp_memory_bytes};
@@ -504,6 +505,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   analyseRecursion(toks, got.facts, cx);
   analyseMacroLoops(src.text(), cx);
   analyseConfig(toks, got.facts, cx);
+  analyseCalculators(toks, got.facts, cx);
 }
 
 } // namespace

@@ -15,48 +15,6 @@ namespace {
 
 constexpr std::string_view kFormat = "cpp";
 
-bool isKeywordName(std::string_view s) {
-  static const std::set<std::string_view> kw = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype",
-                                                "alignof", "noexcept", "static_assert", "operator", "defined"};
-  return kw.count(s) > 0;
-}
-
-struct Function {
-  std::string name;           // the last component: Acquire for Lease::Acquire
-  std::vector<std::string> params;
-  std::vector<bool> boolParam; // declared bool
-  Range body;                 // { … }
-  size_t brace = 0;
-};
-
-// Functions by their tokens: `name ( params ) quals {`.
-std::vector<Function> functionsOf(const Tokens &t) {
-  std::vector<Function> out;
-  for (size_t i = 0; i < t.size(); ++i) {
-    size_t open = functionParams(t, i);
-    if (open == std::string::npos || !isIdent(t[open - 1]) || isKeywordName(t[open - 1].text)) continue;
-    if (open >= 2 && (t.is(open - 2, ".") || t.is(open - 2, "->"))) continue; // a call followed by a block
-    Function f;
-    f.name = t[open - 1].text;
-    f.brace = i;
-    f.body = {i, std::min(t.close(i) + 1, t.size())};
-    for (Range p : callArgs(t, open)) {
-      size_t e = p.e;
-      for (size_t j = p.b; j < p.e; ++j)
-        if (t.is(j, "=")) { e = j; break; }
-      std::string name;
-      bool isBool = false;
-      for (size_t j = p.b; j < e; ++j) {
-        if (isIdent(t[j])) name = t[j].text;
-        isBool |= t[j].text == "bool";
-      }
-      f.params.push_back(name);
-      f.boolParam.push_back(isBool);
-    }
-    out.push_back(std::move(f));
-  }
-  return out;
-}
 
 // The argument as the parameter it passes on: `x`, `std::move(x)`; or "" when it is something else.
 std::string passedParam(const Tokens &t, Range a) {

@@ -7,6 +7,8 @@
 
 #include "lint/cpp/cpp_frontend.h"
 
+#include <set>
+
 namespace retrylint::cpp {
 
 Tokens::Tokens(std::string_view text) {
@@ -219,6 +221,37 @@ std::vector<Write> writesOf(const Tokens &t, Range scope, std::string_view name)
       continue;
     }
     out.push_back(Write{Range{vb, std::min(ve, t.size())}, op, i, declared});
+  }
+  return out;
+}
+
+std::vector<Function> functionsOf(const Tokens &t) {
+  static const std::set<std::string_view> notNames = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype",
+                                                      "alignof", "noexcept", "static_assert", "operator", "defined"};
+  std::vector<Function> out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    size_t open = functionParams(t, i);
+    if (open == std::string::npos || !isIdent(t[open - 1]) || notNames.count(t[open - 1].text)) continue;
+    if (open >= 2 && (t.is(open - 2, ".") || t.is(open - 2, "->"))) continue; // a call followed by a block
+    Function f;
+    f.name = t[open - 1].text;
+    f.name_index = open - 1;
+    f.brace = i;
+    f.body = {i, std::min(t.close(i) + 1, t.size())};
+    for (Range p : callArgs(t, open)) {
+      size_t e = p.e;
+      for (size_t j = p.b; j < p.e; ++j)
+        if (t.is(j, "=")) { e = j; break; }
+      std::string name;
+      bool isBool = false;
+      for (size_t j = p.b; j < e; ++j) {
+        if (isIdent(t[j])) name = t[j].text;
+        isBool |= t[j].text == "bool";
+      }
+      f.params.push_back(name);
+      f.boolParam.push_back(isBool);
+    }
+    out.push_back(std::move(f));
   }
   return out;
 }

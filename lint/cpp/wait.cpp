@@ -8,6 +8,8 @@
 namespace retrylint::cpp {
 namespace {
 
+} // namespace
+
 // Sleeps and timed waits (std::this_thread, POSIX, absl, Windows, condition variables).
 bool isSleep(std::string_view n) {
   static const std::set<std::string_view> s = {"sleep_for", "sleep_until", "usleep", "sleep", "nanosleep",
@@ -16,6 +18,8 @@ bool isSleep(std::string_view n) {
                                                "wait_for", "wait_until"};
   return s.count(n) > 0;
 }
+
+namespace {
 
 bool isRandom(std::string_view n) {
   static const std::regex re("rand|jitter|uniform|distribution|mt19937|minstd|ranlux|knuth_b|random",
@@ -43,6 +47,8 @@ std::optional<Duration> unitDuration(std::string_view unit, double v) {
   return std::nullopt;
 }
 
+} // namespace
+
 // The first duration written in r: 100ms, std::chrono::milliseconds(100), absl::Seconds(1).
 std::optional<Duration> firstDuration(const Tokens &t, Range r) {
   static const std::regex lit(R"(^([0-9]+(?:\.[0-9]+)?)(ns|us|ms|s|min|h)$)");
@@ -58,6 +64,8 @@ std::optional<Duration> firstDuration(const Tokens &t, Range r) {
   }
   return std::nullopt;
 }
+
+namespace {
 
 
 // RL105: where the loop caps its wait, and whether the random term is drawn before that cap.
@@ -406,6 +414,12 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
   Span callSpan = spanOf(cx, t, call, t.close(call + 1) + 1);
   if (as.empty()) { b.growth.origin = Origin::Unknown; return; }
   Range delay = ((name == "wait_for" || name == "wait_until") && as.size() >= 2) ? as[1] : as[0];
+  analyseDelay(lv, cx, p, delay, callSpan, name);
+}
+
+void analyseDelay(const LoopView &lv, ExtractContext &cx, RetryPolicy &p, Range delay, Span callSpan, const std::string &name) {
+  const Tokens &t = lv.t;
+  Backoff &b = p.backoff;
   Span delaySpan = spanOf(cx, t, delay.b, delay.e);
 
   // The delay and everything it is computed from, in this function.

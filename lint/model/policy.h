@@ -211,6 +211,12 @@ struct RetryPolicy {
   // together then stop together once their breakers open, and the recovering service meets the
   // breakers' half-open probes, not synchronized retries (RL101 is advice there).
   std::string breaker_stops_retries;
+  // A schedule with no attempts of its own: a C++ backoff calculator (`next_delay()`) or a timer
+  // re-armed with a growing delay, used once per retry by callers the file may not show. It is
+  // used as often as they retry, so the rules that ask where a schedule goes wrong (RL105's
+  // clipped draws) look as far as for unbounded retries, and say so; backoff.description names it
+  // ("the delay next_delay() computes").
+  bool schedule_only = false;
   // A shared block (a base config, Argo's templateDefaults) reported once for all that use it:
   // "used by instances backendA, backendB", appended to every finding's message.
   std::string used_by;
