@@ -302,6 +302,9 @@ void analyseOrder(const LoopView &lv, ExtractContext &cx, RetryPolicy &p, const 
     std::optional<Duration> d;
     if (isIdent(t[i]) && !t.is(i + 1, "(") && !t.is(i + 1, "::") && !t.is(i - 1, "::") && !oa.random({i, i + 1})) d = oa.duration({i, i + 1}, unit);
     else if (t[i].kind == Tok::Number || (isIdent(t[i]) && t.is(i + 1, "(") && unitDuration(t[i].text, 1))) d = firstDuration(t, {i, std::min(i + 4, varying.e)});
+    // A plain number in the unit the sleep wraps the delay in (`milliseconds(100 * (1 << n) + j)`),
+    // not the 1 a shift grows.
+    if (!d && t[i].kind == Tok::Number && !t.is(i + 1, "<<") && !t.is(i - 1, "<<")) d = oa.duration({i, i + 1}, unit);
     if (d) {
       b.initial = written(std::optional<Duration>(d), o.where);
       break;
