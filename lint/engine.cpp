@@ -41,7 +41,7 @@ bool isJsonPath(const std::string &path) {
 bool isYamlOrJsonPath(const std::string &path) {
   llvm::StringRef ext = llvm::sys::path::extension(path);
   return ext.equals_insensitive(".yaml") || ext.equals_insensitive(".yml") || ext.equals_insensitive(".json") ||
-         yaml::isJsonTemplatePath(path) || yaml::isYamlTemplatePath(path);
+         yaml::isJsonTemplatePath(path) || yaml::isYamlTemplatePath(path) || yaml::isBareTemplatePath(path);
 }
 
 // Strips a byte-order mark; refuses binary content. Returns false when there is nothing to read.
@@ -297,7 +297,10 @@ bool extractFrom(const SourceFile &src, bool named, FileModel &model, std::vecto
   // text the pre-filter drops never looks like a retry config either.
   if (options.prefilter && !mayHoldYamlRetryConfig(text)) return false;
   yaml::ConfigDocuments parsed;
-  if (!yaml::readConfigDocuments(text, isJsonPath(path), options.max_nesting, relevant, fail, parsed, jsonTemplate)) return false;
+  // A bare `.tpl`/`.tmpl` is JSON or YAML as its content says (a Go program's VirtualService
+  // template is YAML; a templatefile() definition is JSON).
+  const bool json = isJsonPath(path) && !(yaml::isBareTemplatePath(path) && !yaml::looksLikeJsonText(text));
+  if (!yaml::readConfigDocuments(text, json, options.max_nesting, relevant, fail, parsed, jsonTemplate)) return false;
   const yaml::Stream &docs = parsed.docs;
 
   ExtractContext cx{src, model, errors, options};

@@ -32,7 +32,7 @@ bool hasKnownNonYamlExtension(std::string_view path) { return isFileKindOfADiale
 
 bool hasConfigExtension(std::string_view path) {
   return extensionIn(path, {".yaml", ".yml", ".json"}) || yaml::isJsonTemplatePath(path) || yaml::isYamlTemplatePath(path) ||
-         isFileKindOfADialect(path);
+         yaml::isBareTemplatePath(path) || isFileKindOfADialect(path);
 }
 
 bool isSkippedDirectory(std::string_view dirPath) {

@@ -52,11 +52,10 @@ constexpr const char *kInheritedSource =
 constexpr const char *kDefaultRetryPolicySource =
     "Argo's default retryPolicy: OnFailure (workflow_types.go RetryStrategy)";
 
-bool isTemplateExpression(const std::string &s) { return s.find("{{") != std::string::npos; }
 
 // IntOrString: 2, "2", or an Argo expression ("{{inputs.parameters.retries}}") known only at run time.
 std::optional<long long> readIntOrString(ExtractContext &cx, const yaml::Node &n, std::string_view field) {
-  if (n.IsScalar() && isTemplateExpression(n.Scalar())) return std::nullopt;
+  if (cx.templated(n)) return std::nullopt;
   return requireInt(cx, n, field, true);
 }
 
@@ -64,7 +63,7 @@ std::optional<long long> readIntOrString(ExtractContext &cx, const yaml::Node &n
 const DurationSyntax kDurations{parseArgoDuration, "Argo fails the node when it computes the backoff", true};
 
 std::optional<Duration> readArgoDuration(ExtractContext &cx, const yaml::Node &n, std::string_view field, const std::string &anchor) {
-  if (isTemplateExpression(requireString(cx, n, field))) return std::nullopt; // {{inputs.parameters.…}}: known when it runs
+  if (cx.templated(n)) return std::nullopt; // {{inputs.parameters.…}}: known when it runs
   return readDuration(cx, n, field, anchor, kDurations);
 }
 
@@ -182,7 +181,7 @@ void extractStrategy(ExtractContext &cx, const yaml::Node &owner, const yaml::No
       auto f = get(*backoff, "factor");
       bool factorKnown = true;
       if (f && !isNull(*f)) {
-        if (f->IsScalar() && isTemplateExpression(f->Scalar())) factorKnown = false;
+        if (cx.templated(*f)) factorKnown = false;
         else factor = requireNumber(cx, *f, "backoff.factor", true);
       }
       if (!factorKnown) {

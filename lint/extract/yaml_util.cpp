@@ -35,7 +35,18 @@ Span ExtractContext::tokenSpan(const yaml::Node &scalar, size_t offset, size_t l
   return src.tokenSpan(m.line, m.column, offset, length);
 }
 
+bool ExtractContext::templatedAt(const Span &where) const {
+  if (!(where.path.empty() || where.path == src.path()) || where.line <= 0 || where.line > src.lineCount()) return false;
+  // From the value's start to the end of the line or a comment: a span may cover only the first
+  // character of a masked scalar.
+  std::string_view line = src.line(where.line - 1);
+  size_t b = where.column > 0 ? static_cast<size_t>(where.column - 1) : 0;
+  std::string_view value = b < line.size() ? line.substr(b) : std::string_view();
+  return yaml::hasTemplateMarkers(value.substr(0, value.find(" #")));
+}
+
 void ExtractContext::problem(Span where, std::string message, std::string anchor, std::optional<Fix> fix) {
+  if (templatedAt(where)) return; // an unknown value, never an invalid one
   model.problems.push_back(ConfigProblem{std::move(where), std::move(message), std::move(anchor), std::move(fix)});
 }
 

@@ -58,6 +58,12 @@ struct ExtractContext {
   Span tokenSpan(const yaml::Node &scalar, size_t offset, size_t length) const;
 
   void problem(Span where, std::string message, std::string anchor, std::optional<Fix> fix = std::nullopt);
+  // Whether the value at `where` (to the end of its line, or a comment) is written as a template
+  // expression (`{{ .Spec.Timeout }}`, `"{{inputs.parameters.limit}}"`): YAML with templates is read
+  // masked, so such a value is unknown until rendered, in every dialect. problem() drops what it
+  // would say of one.
+  bool templatedAt(const Span &where) const;
+  bool templated(const yaml::Node &n) const { return templatedAt(span(n)); }
   void error(const TypeError &e);
 };
 

@@ -74,6 +74,13 @@ bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const
       std::replace(jsonText.begin(), jsonText.end(), '\t', ' ');
       yamlText = jsonText;
     }
+    // A Go template's expression can be valid YAML as written (`timeout: {{ .Spec.Timeout }}` is a
+    // flow map holding a flow map) and then reads as a value of the wrong kind, losing what the
+    // line belongs to: YAML with template markers is read masked from the start.
+    if (!json && hasTemplateMarkers(yamlText)) {
+      maskedText = maskTemplates(yamlText);
+      yamlText = maskedText;
+    }
     const Mode mode = json ? Mode::First : Mode::All;
     if (!parseFast(yamlText, mode, docs)) {
       if (!depthEstimated && tooDeep()) return false;
@@ -84,7 +91,8 @@ bool readConfigDocuments(std::string_view text, bool json, int maxNesting, const
       } catch (const YAML::Exception &) {
         // A template (a Helm chart): read what is literal, its expressions masked (same length,
         // so positions stay exact); when even that is not YAML, the file is not ours to judge.
-        if (!hasTemplateMarkers(yamlText)) throw;
+        if (!hasTemplateMarkers(source)) throw;
+        if (yamlText.data() == maskedText.data()) return false; // masked already, and still not YAML
         maskedText = maskTemplates(yamlText);
         try {
           docs = parseWithYamlCpp(maskedText, mode, maxNesting);

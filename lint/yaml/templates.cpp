@@ -16,6 +16,22 @@ bool isYamlTemplatePath(std::string_view path) {
   return false;
 }
 
+bool isBareTemplatePath(std::string_view path) {
+  const llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(path.data(), path.size()));
+  if (isYamlTemplatePath(path) || name.endswith_insensitive(".json.tpl") || name.endswith_insensitive(".json.tmpl")) return false;
+  for (llvm::StringRef e : {llvm::StringRef(".tpl"), llvm::StringRef(".tmpl")})
+    if (name.size() > e.size() && name.endswith_insensitive(e)) return true;
+  return false;
+}
+
+bool looksLikeJsonText(std::string_view text) {
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    return c == '{' || c == '[';
+  }
+  return false;
+}
+
 bool isJsonTemplatePath(std::string_view path) {
   if (isYamlTemplatePath(path)) return false;
   const llvm::StringRef name = llvm::sys::path::filename(llvm::StringRef(path.data(), path.size()));

@@ -44,6 +44,12 @@ size_t interpolationEnd(std::string_view text, size_t i, bool withinLine = false
 // `*.tpl`, which templatefile() reads whatever they hold): read as JSON, its
 // placeholders unknown; one that is not JSON even so is not ours to judge (no analysis error).
 bool isJsonTemplatePath(std::string_view path);
+// A template named only as one (`virtualservice.tmpl`, `states.tpl`; not `*.json.tpl` nor
+// `*.yaml.tmpl`): operators and Go programs keep YAML so, templatefile() JSON. Which one it is, its
+// content says (looksLikeJsonText); discovery walks both.
+bool isBareTemplatePath(std::string_view path);
+// Whether the text's first character that is not white space opens a JSON object or array.
+bool looksLikeJsonText(std::string_view text);
 // A YAML file kept as a Go template under a template's name (`configmap.yaml.tpl`, `*.yml.tpl`,
 // `*.yaml.tmpl`, Helmfile's `*.yaml.gotmpl`): Helm renders every file of a chart's templates/
 // directory whatever its name, so such a file is read as the chart's `.yaml` templates are.
