@@ -69,6 +69,29 @@ void collectMethods(ExtractContext &cx, const yaml::Node &cond, RetryPolicy &p, 
       for (const auto &c : *list) collectMethods(cx, c, p, depth + 1);
 }
 
+// A condition no request can meet: an `all:` that asks for two different methods (a request has
+// one). Where the second is written and what they are, or nullopt. Nested `all`s are read too.
+struct Impossible {
+  Span where;
+  std::string first, second;
+};
+std::optional<Impossible> impossibleCondition(ExtractContext &cx, const yaml::Node &cond, int depth) {
+  if (!cond.IsMap() || depth > 8) return std::nullopt;
+  auto list = get(cond, "all");
+  if (!list || !list->IsSequence()) return std::nullopt;
+  std::optional<std::string> method;
+  for (const auto &c : *list) {
+    if (auto inner = impossibleCondition(cx, c, depth + 1)) return inner;
+    auto m = c.IsMap() ? get(c, "method") : std::nullopt;
+    if (!m || !m->IsScalar()) continue;
+    std::string v = m->Scalar();
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char ch) { return std::toupper(ch); });
+    if (!method) method = v;
+    else if (*method != v) return Impossible{cx.span(*m), *method, v};
+  }
+  return std::nullopt;
+}
+
 void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, const std::string &spName, const std::string &spAnchor,
                   const Setting<bool> &budget) {
   requireMap(cx, route, "spec.routes[" + std::to_string(index) + "]");
@@ -84,6 +107,17 @@ void extractRoute(ExtractContext &cx, const yaml::Node &route, size_t index, con
   std::string v = requireString(cx, *retryable, "isRetryable");
   if (v != "true" && v != "false") throw TypeError(cx.span(*retryable), "isRetryable must be true or false, not '" + v + "'");
   if (v == "false") return;
+  if (auto c = get(route, "condition"))
+    if (auto dead = impossibleCondition(cx, *c, 0)) {
+      // Nothing is retried by this route, so what it would retry is not reported: its
+      // responseClasses and methods describe requests that never reach it.
+      cx.problem(dead->where,
+                 "the route's condition asks for method " + dead->first + " and method " + dead->second +
+                     " at once (all:): a request has one method, so no request matches the route and its isRetryable and "
+                     "responseClasses never apply; use any: for either method",
+                 anchor + "/condition");
+      return;
+    }
 
   RetryPolicy p;
   p.format = std::string(kFormat);
