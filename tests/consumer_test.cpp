@@ -236,12 +236,22 @@ TEST(DaprConsumer, ASpecWithoutKindGivesNotes) {
     unbounded |= f.rule == "RL201";
   }
   EXPECT_TRUE(unbounded);
-  // The same spec with its header is loaded: an error.
-  FileResult full = analyseText("resiliency.yaml", "apiVersion: dapr.io/v1alpha1\nkind: Resiliency\nmetadata: {name: r}\n" + fragment,
-                                true, RunOptions{});
+  // The same spec with its header is loaded, and a target that names the policy runs it: an error.
+  const std::string targets = "  targets:\n    apps:\n      orders: {retry: forever}\n";
+  FileResult full = analyseText("resiliency.yaml",
+                                "apiVersion: dapr.io/v1alpha1\nkind: Resiliency\nmetadata: {name: r}\n" + fragment + targets, true,
+                                RunOptions{});
   bool error = false;
   for (const Finding &f : full.findings) error |= f.rule == "RL201" && f.severity == Severity::Error;
   EXPECT_TRUE(error);
+  // Loaded, but no target names it: it runs nowhere as written, so its findings are notes that say so.
+  FileResult unused = analyseText("resiliency.yaml", "apiVersion: dapr.io/v1alpha1\nkind: Resiliency\nmetadata: {name: r}\n" + fragment,
+                                  true, RunOptions{});
+  ASSERT_FALSE(unused.findings.empty());
+  for (const Finding &f : unused.findings) {
+    EXPECT_EQ(f.severity, Severity::Note) << f.rule << ": " << f.message;
+    EXPECT_NE(f.message.find("no target of this Resiliency names it"), std::string::npos) << f.message;
+  }
 }
 
 // Terraform reads a directory as one module: a `local.NAME` that locals.tf writes is read in the

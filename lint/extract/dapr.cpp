@@ -5,7 +5,8 @@
 // pkg/resiliency/resiliency.go decodePolicies); backoff: cenkalti/backoff v4. See docs/formats.md §10.
 //
 // One policy per named retry policy, reported where it is defined, whether or not a target names
-// it: a policy is written to be used, and the Default*RetryPolicy names apply without a target.
+// it: the Default*RetryPolicy names apply without a target; any other policy no target names runs
+// nowhere as written, and its findings are advice (notes).
 // Target timeouts are not read into the model: whether a target's timeout bounds each attempt or
 // the whole retried call is not confirmed (docs/formats.md §13), so the deadline rules stay quiet.
 #include <cctype>
@@ -177,7 +178,18 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
   p.anchor = anchor;
   p.where = key;
   p.component = "Resiliency " + resName + " retry policy " + name;
-  if (users.empty()) p.component += " (no target names it)";
+  if (users.empty()) {
+    p.component += " (no target names it)";
+    // Dapr applies a policy only where a target of the same Resiliency names it, or by a default
+    // name (Default…RetryPolicy, DaprBuiltIn…): any other policy no target names runs nowhere as
+    // written, so what it would do is advice (first contact: its findings were judged arguable).
+    const bool defaultName = isBuiltInPolicyName(name) ||
+                             (name.rfind("Default", 0) == 0 && name.size() > 18 && name.compare(name.size() - 11, 11, "RetryPolicy") == 0);
+    if (!defaultName) {
+      p.advisory = true;
+      p.consumer = "advice: no target of this Resiliency names it, so it runs nowhere as written";
+    }
+  }
   else {
     p.component += " (used by ";
     for (size_t i = 0; i < users.size(); ++i) p.component += (i ? ", " : "") + users[i];
@@ -330,7 +342,10 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
 std::map<std::string, std::vector<std::string>> retryUsers(const yaml::Node &spec,
                                                            std::map<std::string, std::vector<std::string>> *breakers = nullptr) {
   std::map<std::string, std::vector<std::string>> users;
+  // `targets` (apps, actors, components); Dapr's first resiliency API called them `buildingBlocks`
+  // (services, actors, components), which files written for it still use.
   auto targets = get(spec, "targets");
+  if (!targets || !targets->IsMap()) targets = get(spec, "buildingBlocks");
   if (!targets || !targets->IsMap()) return users;
   auto note = [&](const yaml::Node &t, const std::string &where) {
     auto r = get(t, "retry");
@@ -341,7 +356,7 @@ std::map<std::string, std::vector<std::string>> retryUsers(const yaml::Node &spe
       (*breakers)[r->Scalar()].push_back(cb && cb->IsScalar() ? cb->Scalar() : "");
     }
   };
-  for (auto group : {"apps", "actors", "components"}) {
+  for (auto group : {"apps", "services", "actors", "components"}) {
     auto g = get(*targets, group);
     if (!g || !g->IsMap()) continue;
     for (auto it = g->begin(); it != g->end(); ++it) {
