@@ -107,33 +107,28 @@ std::string growsWith(const Tokens &t, const Returned &r, Range body) {
   return "";
 }
 
+// The function's name as messages show it: qualified where it is defined outside its class.
+std::string shownName(const Tokens &t, const Function &f) {
+  const std::string fname = functionName(t, f.brace);
+  return fname.empty() ? f.name : fname;
+}
+
 // A schedule with no attempts of its own, where `what` ("calculator", "timer") is found in the
 // function `f`: how often it is used is its callers' to say (RetryPolicy::schedule_only).
 RetryPolicy schedulePolicy(const Tokens &t, ExtractContext &cx, const Function &f, const std::string &what,
                            const std::string &component, Span where, std::map<std::string, int> &perFunction) {
   RetryPolicy p;
   p.format = std::string(kFormat);
-  const std::string fname = functionName(t, f.brace);
-  const std::string shown = fname.empty() ? f.name : fname;
+  const std::string shown = shownName(t, f);
   p.component = component;
   p.anchor = "cpp/" + shown + "/" + what + "[" + std::to_string(perFunction[shown]++) + "]";
   p.where = where;
-  markTestCode(cx, fname, p);
+  markTestCode(cx, functionName(t, f.brace), p);
+  setCodePolicyFields(p);
   p.schedule_only = true;
-  p.attempts_field = "";
-  p.attempts_count_retries = false;
-  p.per_try_timeout.origin = Origin::NotApplicable;
-  p.overall_deadline.origin = Origin::NotApplicable;
-  p.budget.origin = Origin::NotApplicable;
-  p.adaptive_rate_limit.origin = Origin::NotApplicable;
-  p.max_attempts.origin = Origin::Unknown;
   return p;
 }
 
-std::string shownName(const Tokens &t, const Function &f) {
-  const std::string fname = functionName(t, f.brace);
-  return fname.empty() ? f.name : fname;
-}
 
 // Calls that arm a timer to run a callback after a delay (event loops, asio, bthread, libuv):
 // the delay is their first argument, except where a handle or loop comes first.

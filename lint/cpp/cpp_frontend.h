@@ -140,6 +140,9 @@ Outcome flip(Outcome o);
 // none), and the advisory mark of retries in test code.
 std::string functionName(const Tokens &t, size_t fnBrace);
 void markTestCode(const ExtractContext &cx, const std::string &function, RetryPolicy &p);
+// The fields a retry written in code has none of (no per-try timeout, deadline, budget or rate
+// limit to read; attempts counted, not a field), and its count unknown until read (loops.cpp).
+void setCodePolicyFields(RetryPolicy &p);
 // recursion.cpp: a function that calls itself again after a failure, with its own arguments and
 // a flag or count (`return Acquire(x, /*retry_allowed=*/false);` in a catch): a retry.
 void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &cx);

@@ -452,6 +452,16 @@ bool isLocalOperation(std::string_view name) {
   return std::regex_search(name.begin(), name.end(), local);
 }
 
+void setCodePolicyFields(RetryPolicy &p) {
+  p.attempts_field = ""; // counted from the code, no field: "3 attempts", total tries incl. the first
+  p.attempts_count_retries = false;
+  p.per_try_timeout.origin = Origin::NotApplicable;
+  p.overall_deadline.origin = Origin::NotApplicable;
+  p.budget.origin = Origin::NotApplicable;
+  p.adaptive_rate_limit.origin = Origin::NotApplicable;
+  p.max_attempts.origin = Origin::Unknown;
+}
+
 // Test code repeats and polls on purpose (waiting for a server it started, a flaky expectation),
 // and no outage multiplies it: its retry findings are advice, at note severity.
 void markTestCode(const ExtractContext &cx, const std::string &function, RetryPolicy &p) {
@@ -1018,13 +1028,7 @@ RetryPolicy Loop::policyOf(std::map<std::string, int> &perFunction) {
   markTestCode(cx, fname, p);
 
   p.attempt_variable = counter;
-  p.attempts_field = ""; // counted from the loop, no field: "3 attempts", total tries incl. the first
-  p.attempts_count_retries = false;
-  p.per_try_timeout.origin = Origin::NotApplicable;
-  p.overall_deadline.origin = Origin::NotApplicable;
-  p.budget.origin = Origin::NotApplicable;
-  p.adaptive_rate_limit.origin = Origin::NotApplicable;
-  p.max_attempts.origin = Origin::Unknown;
+  setCodePolicyFields(p);
   return p;
 }
 
