@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Summarises the harness's JSON reports (accuracy/run.sh): per repository, per rule, the
-// analysis errors, and how often each note kind fires against the policies of its format.
+// Summarises the harness's JSON reports (accuracy/run.sh): per repository, per rule (findings and
+// causes), the analysis errors, and how often each note kind fires against the policies of its format.
 //
 //   node accuracy/summarise.js accuracy/.out            the tables (Markdown)
 //   node accuracy/summarise.js accuracy/.out --sample RL103 12
@@ -49,17 +49,25 @@ for (const { name, exit, time, pin, r } of reports) {
   out.push(`| ${name} | ${pin || ''} | ${exit ?? ''} | ${time || ''} | ${r.stats.files_analysed} | ${r.stats.policies} | ${(r.errors || []).length} | ${ew} | ${fs_.length - ew} |`);
 }
 
+// Per cause as well as per finding: the same config copied into ten example folders is one cause
+// a reader meets once. A cause is (repository, rule, message): copies say the same thing with the
+// same numbers; what differs between two causes shows in their messages.
 const rules = new Map();
 for (const { name, r } of reports) for (const f of r.findings || []) {
   const k = f.rule + ' ' + f.name;
-  if (!rules.has(k)) rules.set(k, { ew: 0, note: 0, repos: new Map() });
+  if (!rules.has(k)) rules.set(k, { ew: 0, note: 0, repos: new Map(), causes: new Set() });
   const e = rules.get(k);
-  if (f.severity === 'note') e.note++; else { e.ew++; e.repos.set(name, (e.repos.get(name) || 0) + 1); }
+  if (f.severity === 'note') e.note++;
+  else { e.ew++; e.repos.set(name, (e.repos.get(name) || 0) + 1); e.causes.add(name + '\u0000' + f.message); }
 }
-out.push('', '| rule | error/warning | notes | error/warning by repository |', '|---|---|---|---|');
+out.push('', '| rule | error/warning | causes | notes | error/warning by repository |', '|---|---|---|---|---|');
+let findings = 0, causes = 0;
 for (const [k, e] of [...rules].sort()) {
-  out.push(`| ${k} | ${e.ew} | ${e.note} | ${[...e.repos].map(([n, c]) => `${n} ${c}`).join(', ')} |`);
+  findings += e.ew;
+  causes += e.causes.size;
+  out.push(`| ${k} | ${e.ew} | ${e.causes.size} | ${e.note} | ${[...e.repos].map(([n, c]) => `${n} ${c}`).join(', ')} |`);
 }
+out.push(`| **all** | **${findings}** | **${causes}** | | |`);
 
 // Notes against the policies they could fire on: a note kind on more than one policy in ten is
 // noise (docs/accuracy.md); aggregated notes ("N retry policies in M files") count as one.
