@@ -6,9 +6,6 @@
 #include "lint/cpp/cpp_frontend.h"
 
 namespace retrylint::cpp {
-namespace {
-
-} // namespace
 
 // Sleeps and timed waits (std::this_thread, POSIX, absl, Windows, condition variables).
 bool isSleep(std::string_view n) {
@@ -66,7 +63,6 @@ std::optional<Duration> firstDuration(const Tokens &t, Range r) {
 }
 
 namespace {
-
 
 // RL105: where the loop caps its wait, and whether the random term is drawn before that cap.
 struct CapOrder {
