@@ -107,6 +107,8 @@ std::string growsWith(const Tokens &t, const Returned &r, Range body) {
   return "";
 }
 
+} // namespace
+
 // The function's name as messages show it: qualified where it is defined outside its class.
 std::string shownName(const Tokens &t, const Function &f) {
   const std::string fname = functionName(t, f.brace);
@@ -130,81 +132,6 @@ RetryPolicy schedulePolicy(const Tokens &t, ExtractContext &cx, const Function &
 }
 
 
-// Calls that arm a timer to run a callback after a delay (event loops, asio, bthread, libuv):
-// the delay is their first argument, except where a handle or loop comes first.
-// `unit`: how a bare number given as the delay is read, as the sleep of that unit reads it
-// (`sleep`: seconds, as muduo's, trantor's and drogon's runAfter(double seconds) take it;
-// `SleepForMilliseconds`: milliseconds, as libuv and Qt take it); "" when the library does not say.
-struct TimerCall {
-  std::string_view name;
-  size_t delay_arg;
-  std::string_view unit;
-};
-const TimerCall *timerCall(std::string_view name) {
-  static const TimerCall calls[] = {
-      {"runAfter", 0, "sleep"},       {"RunAfter", 0, "sleep"},          {"run_after", 0, "sleep"},
-      {"expires_after", 0, ""},       {"expires_from_now", 0, ""},       {"ScheduleAfter", 0, ""},
-      {"schedule_after", 0, ""},      {"PostDelayed", 1, ""},            {"postDelayed", 1, ""},
-      {"singleShot", 0, "SleepForMilliseconds"}, {"setTimeout", 1, "SleepForMilliseconds"},
-      {"bthread_timer_add", 2, ""},   {"uv_timer_start", 2, "SleepForMilliseconds"}, {"add_timer", 0, ""},
-      {"AddTimer", 0, ""}};
-  for (const TimerCall &c : calls)
-    if (c.name == name) return &c;
-  return nullptr;
-}
-
-// The bodies of the lambdas in [r.b, r.e): `[captures](params) specifiers { … }`.
-std::vector<Range> lambdaBodies(const Tokens &t, Range r) {
-  std::vector<Range> out;
-  for (size_t i = r.b; i < r.e; ++i) {
-    if (!t.is(i, "[") || (i > 0 && (isIdent(t[i - 1]) || t.is(i - 1, "]") || t.is(i - 1, ")")))) continue; // an index
-    size_t j = t.close(i) + 1;
-    if (t.is(j, "(")) j = t.close(j) + 1;
-    while (j < r.e && (t[j].text == "mutable" || t[j].text == "noexcept" || t[j].text == "->" || isIdent(t[j]) || t.is(j, "::"))) ++j;
-    if (t.is(j, "{") && j < r.e) out.push_back({j, std::min(t.close(j) + 1, r.e)});
-  }
-  return out;
-}
-
-// A timer re-armed with a delay that grows (a connector's `retry()` that runs `startInLoop` again
-// after `retryDelayMs_`, then doubles it under a cap): the backoff of a retry carried by the event
-// loop. Or, at any delay, a timer armed in a callback the function registers (a disconnect or
-// error handler) whose own callback calls the function again: a reconnect cycle, every time the
-// connection is lost. A timer the function arms directly at a fixed delay may be periodic work (a
-// heartbeat), and is left.
-void analyseTimerRearms(const Tokens &t, const FileFacts &facts, ExtractContext &cx, const Function &f,
-                        std::map<std::string, int> &perFunction) {
-  const Range body = f.body;
-  const std::vector<Range> handlers = lambdaBodies(t, {body.b + 1, body.e});
-  for (size_t i = body.b + 1; i + 1 < body.e; ++i) {
-    if (!isIdent(t[i]) || !t.is(i + 1, "(")) continue;
-    const TimerCall *timer = timerCall(t[i].text);
-    if (!timer) continue;
-    const std::optional<size_t> arg = timer->delay_arg;
-    auto args = callArgs(t, i + 1);
-    if (args.size() <= *arg) continue;
-    // Armed in a handler, and what it runs calls this function again (`newConnection(loop)`,
-    // `std::bind(&Client::connect, this)`).
-    const bool inHandler = std::any_of(handlers.begin(), handlers.end(), [&](Range h) { return h.b < i && i < h.e; });
-    bool callsBack = false;
-    for (size_t a = *arg + 1; a < args.size() && !callsBack; ++a)
-      for (size_t k = args[a].b; k < args[a].e && !callsBack; ++k)
-        callsBack = t[k].text == f.name && (t.is(k + 1, "(") || t.is(k - 1, "::") || t.is(k - 1, "&"));
-    const bool cycle = inHandler && callsBack;
-    const std::string shown = shownName(t, f);
-    RetryPolicy p = schedulePolicy(t, cx, f, "timer", "the timer " + shown + "() re-arms", spanOf(cx, t, i, t.close(i + 1) + 1),
-                                   perFunction);
-    LoopView lv{t, {}, body, body, "", {}, facts.constants, &facts, {}, false};
-    analyseDelay(lv, cx, p, args[*arg], p.where, std::string(timer->unit));
-    const bool grows = p.backoff.growth.known() && p.backoff.growth.value == Growth::Exponential;
-    if (!grows && !(cycle && p.backoff.growth.known() && p.backoff.growth.value != Growth::NoWait)) continue;
-    p.backoff.description = "the delay " + shown + "() re-arms its timer with";
-    cx.model.policies.push_back(std::move(p));
-  }
-}
-
-} // namespace
-
 void analyseCalculators(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
   std::map<std::string, int> perFunction;
   for (const Function &f : functionsOf(t)) {
@@ -213,7 +140,6 @@ void analyseCalculators(const Tokens &t, const FileFacts &facts, ExtractContext 
     bool own = false;
     for (size_t i = body.b; i < body.e && !own; ++i)
       own = (isIdent(t[i]) && isSleep(t[i].text) && t.is(i + 1, "(")) || t.is(i, "for") || t.is(i, "while") || t.is(i, "do");
-    analyseTimerRearms(t, facts, cx, f, perFunction); // a handler's loop is no retry loop of its own
     if (own) continue;
     // A schedule another analysis already read (an AWS RetryStrategy's CalculateDelayBeforeNextRetry,
     // a loop's wait) is reported once, by it.

@@ -124,6 +124,10 @@ struct LoopView {
   std::function<bool(Range)> refersToOp;
   // `while (!connect()) { … }`: the body runs only after a failed attempt.
   bool body_after_failure = false;
+  // A delay read through an accessor that takes nothing and names a duration
+  // (`owner_->reconnect_interval()`) is a setting, fixed across attempts. Set where the cycle
+  // is known to be a retry (rearms.cpp); a loop's accessor may be a poll's period.
+  bool accessor_settings = false;
 };
 
 // ---- success and failure (flow.cpp) ----
@@ -135,6 +139,8 @@ enum class Outcome { Unknown, Success, Failure };
 Outcome conditionOutcome(const Tokens &t, Range cond, const std::function<bool(Range)> &refersToOp,
                          const FileFacts *facts);
 Outcome flip(Outcome o);
+// A name that speaks of a result: ok, success, connected, ec, err, failed, IsTimedOut, ECONNREFUSED (flow.cpp).
+bool statusName(std::string_view name);
 
 // loops.cpp: the qualified name of the function whose body opens at token `fnBrace` ("" when
 // none), and the advisory mark of retries in test code.
@@ -173,6 +179,18 @@ std::vector<Function> functionsOf(const Tokens &t);
 // calculators.cpp: functions that compute the next delay of a retry schedule (a backoff's
 // `next()`, `delay_before_retry(attempt)`), analysed where they are written, whoever calls them.
 void analyseCalculators(const Tokens &t, const FileFacts &facts, ExtractContext &cx);
+// The function's name as messages show it: qualified where it is defined outside its class.
+std::string shownName(const Tokens &t, const Function &f);
+// A schedule with no attempts of its own, where `what` ("calculator", "timer") is found in the
+// function `f`: how often it is used is its callers' to say (RetryPolicy::schedule_only).
+RetryPolicy schedulePolicy(const Tokens &t, ExtractContext &cx, const Function &f, const std::string &what,
+                           const std::string &component, Span where, std::map<std::string, int> &perFunction);
+// rearms.cpp: retries carried by the event loop instead of a loop: a timer re-armed with a delay
+// that grows, and an operation re-issued on failure from its completion or error callback (with
+// or without a timer between), found as a cycle through the file's functions.
+void analyseRearms(const Tokens &t, const FileFacts &facts, ExtractContext &cx);
+// Token i is inside a lambda's body within `body` (rearms.cpp).
+bool insideLambda(const Tokens &t, Range body, size_t i);
 // logs.cpp: log calls in the loop and its catch blocks.
 void findLogs(const LoopView &lv, ExtractContext &cx, RetryPolicy &p);
 

@@ -490,6 +490,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     // Retries written as recursion or in macro bodies are read from the text alone: no parse.
     analyseRecursion(toks, FileFacts{}, cx);
     analyseMacroLoops(src.text(), cx);
+    analyseRearms(toks, FileFacts{}, cx);
     analyseCalculators(toks, FileFacts{}, cx);
     return;
   }
@@ -505,6 +506,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   analyseRecursion(toks, got.facts, cx);
   analyseMacroLoops(src.text(), cx);
   analyseConfig(toks, got.facts, cx);
+  analyseRearms(toks, got.facts, cx);
   analyseCalculators(toks, got.facts, cx);
 }
 

@@ -199,6 +199,10 @@ Outcome atomOutcome(const Tokens &t, Range r, const FileFacts *facts) {
 
 } // namespace
 
+bool statusName(std::string_view name) {
+  return successWord(name) || failureWord(name) || failureQuestion(name) || errorConstant(name);
+}
+
 Outcome flip(Outcome o) {
   return o == Outcome::Success ? Outcome::Failure : o == Outcome::Failure ? Outcome::Success : o;
 }

@@ -37,6 +37,8 @@ void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &c
     for (size_t c = f.body.b + 1; c + 1 < f.body.e; ++c) {
       if (!isIdent(t[c]) || t[c].text != f.name || !t.is(c + 1, "(")) continue;
       if (t.is(c - 1, ".") || (t.is(c - 1, "->") && !t.is(c - 2, "this"))) continue;
+      // A call in a lambda runs later, from a callback or a timer: rearms.cpp reads that cycle.
+      if (insideLambda(t, f.body, c)) continue;
       auto args = callArgs(t, c + 1);
       if (args.empty() || args.size() > f.params.size()) continue;
       // Every argument passes its own parameter on, or is a literal or a step of it.

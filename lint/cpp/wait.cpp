@@ -250,6 +250,18 @@ bool randomWaitIn(const Tokens &t, Range before) {
   return false;
 }
 
+// A setting read through an accessor: `owner_->reconnect_interval()`, `options.retry_delay_ms()`,
+// `config_->GetRetryInterval()`. It takes nothing, so it cannot grow with the attempt or draw at
+// random; the name, a noun for a duration, adds the confidence that it is a setting and not a
+// calculator's `next()` (which is never matched: it names no duration).
+bool configuredDelay(const Tokens &t, size_t i) {
+  static const std::regex setting("^(get_?)?[A-Za-z_]*(interval|delay|period|timeout|duration)(_?(ms|us|s|sec|secs|seconds|millis|msec))?$",
+                                  std::regex::icase);
+  static const std::regex calculator("^(get_?)?(next|calc|compute|random|jitter|backoff)", std::regex::icase);
+  return isIdent(t[i]) && t.is(i + 1, "(") && t.is(i + 2, ")") && std::regex_match(t[i].text, setting) &&
+         !std::regex_search(t[i].text, calculator);
+}
+
 bool isWaitName(std::string_view n) {
   static const std::regex re("sleep|backoff|wait|delay|pause", std::regex::icase);
   return std::regex_search(n.begin(), n.end(), re);
@@ -463,7 +475,9 @@ void analyseDelay(const LoopView &lv, ExtractContext &cx, RetryPolicy &p, Range 
       }
       if (k.text == "*") times = true;
       for (const auto &c : counterNames) if (k.text == c && isIdent(k)) usesCounter = true;
-      if (isIdent(k) && t.is(i + 1, "(") && !isPure(k.text) && !isSleep(k.text) && !vars.count(k.text)) unknownCall = true;
+      if (isIdent(k) && t.is(i + 1, "(") && !isPure(k.text) && !isSleep(k.text) && !vars.count(k.text) &&
+          !(lv.accessor_settings && configuredDelay(t, i)))
+        unknownCall = true;
     }
   }
   bool grows = false, linear = false;
