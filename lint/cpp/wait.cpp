@@ -255,7 +255,10 @@ bool randomWaitIn(const Tokens &t, Range before) {
 // random; the name, a noun for a duration, adds the confidence that it is a setting and not a
 // calculator's `next()` (which is never matched: it names no duration).
 bool configuredDelay(const Tokens &t, size_t i) {
-  static const std::regex setting("^(get_?)?[A-Za-z_]*(interval|delay|period|timeout|duration)(_?(ms|us|s|sec|secs|seconds|millis|msec))?$",
+  // A word before the duration (reconnect_interval, RetryDelayMs): a bare `delay()` or
+  // `interval()` is as often a backoff object's computed next wait (LaunchDarkly's
+  // `backoff_.delay()`, capped and jittered) as a setting.
+  static const std::regex setting("^(get_?)?[A-Za-z]+_?(interval|delay|period|timeout|duration)(_?(ms|us|s|sec|secs|seconds|millis|msec))?$",
                                   std::regex::icase);
   static const std::regex calculator("^(get_?)?(next|calc|compute|random|jitter|backoff)", std::regex::icase);
   return isIdent(t[i]) && t.is(i + 1, "(") && t.is(i + 2, ")") && std::regex_match(t[i].text, setting) &&
