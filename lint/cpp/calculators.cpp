@@ -163,6 +163,18 @@ void analyseCalculators(const Tokens &t, const FileFacts &facts, ExtractContext 
       wait = isIdent(t[i]) && durationWord(t[i].text);
     }
     if (!wait) continue;
+    // What it returns is a timeout (`nextTimeout = rpcTimeoutMs * (1 << n)`): the next attempt's
+    // own limit grows, which is no wait between attempts and needs no random term.
+    {
+      static const std::regex timeout("timeout|deadline|time_out", std::regex::icase);
+      static const std::regex pause("sleep|wait|delay|interval|backoff|back_off|pause", std::regex::icase);
+      bool limit = false, between = false;
+      for (const std::string &v : r.vars) {
+        limit |= std::regex_search(v, timeout);
+        between |= std::regex_search(v, pause);
+      }
+      if (limit && !between) continue;
+    }
 
     const std::string shown = shownName(t, f);
     RetryPolicy p = schedulePolicy(t, cx, f, "calculator", "backoff calculator " + shown + "()",

@@ -703,8 +703,20 @@ void customStrategies(const Tokens &t, const FileFacts &facts, ExtractContext &c
   }
 }
 
+// A library's own strategy class of the same name (the Aliyun OSS SDK's DefaultRetryStrategy, 3
+// retries): defined in the file (`class DefaultRetryStrategy`, `DefaultRetryStrategy::method`).
+bool definesOwn(const Tokens &t, std::string_view cls) {
+  for (size_t i = 0; i + 2 < t.size(); ++i) {
+    if (t[i].text != cls) continue;
+    if (i > 0 && (t[i - 1].text == "class" || t[i - 1].text == "struct") && !t.is(i + 1, ";")) return true;
+    if (t.is(i + 1, "::") && isIdent(t[i + 2]) && t.is(i + 3, "(") && !(i >= 2 && t.is(i - 1, "::"))) return true;
+  }
+  return false;
+}
+
 void awsStrategies(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
-  std::vector<ConfigVar> configs = configVars(t, facts, usesAwsSdk(cx.src, t));
+  const bool aws = usesAwsSdk(cx.src, t);
+  std::vector<ConfigVar> configs = configVars(t, facts, aws);
   std::map<std::string, int> seen;
   auto configFor = [&](const std::string &name, size_t at) -> ConfigVar * {
     ConfigVar *best = nullptr;
@@ -721,6 +733,9 @@ void awsStrategies(const Tokens &t, const FileFacts &facts, ExtractContext &cx) 
     std::optional<std::string> mode; // InitRetryStrategy("…")
     Span modeSpan;
     if (isSdkStrategy(cls)) {
+      // Unqualified, in a file that does not use the AWS SDK or that defines its own class of
+      // that name, it is somebody else's strategy.
+      if (t[q].text != "Aws" && (!aws || definesOwn(t, cls))) continue;
       if (t.is(i + 1, ">") && q >= 2 && t.is(q - 1, "<") &&
           (t[q - 2].text == "MakeShared" || t[q - 2].text == "make_shared" || t[q - 2].text == "allocate_shared")) {
         if (!t.is(i + 2, "(")) continue;

@@ -1,5 +1,6 @@
 // Log calls inside a retry loop (and its catch blocks), read from tokens so that log macros from
 // headers that are absent (glog's LOG(WARNING) << …) are still seen.
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -205,6 +206,11 @@ void findLogs(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
     p.logs.push_back(std::move(site));
     i = e;
   }
+  // One line of the pass that names the attempt (`LOG(WARNING) << "failed, retry = " << retry`)
+  // tells which attempt the pass's other lines belong to.
+  const bool passNamesAttempt = std::any_of(p.logs.begin(), p.logs.end(), [](const LogSite &l) { return l.has_attempt; });
+  if (passNamesAttempt)
+    for (LogSite &l : p.logs) l.has_attempt = true;
 }
 
 } // namespace retrylint::cpp
