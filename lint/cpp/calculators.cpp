@@ -169,10 +169,12 @@ void analyseCalculators(const Tokens &t, const FileFacts &facts, ExtractContext 
       static const std::regex timeout("timeout|deadline|time_out", std::regex::icase);
       static const std::regex pause("sleep|wait|delay|interval|backoff|back_off|pause", std::regex::icase);
       bool limit = false, between = false;
-      for (const std::string &v : r.vars) {
-        limit |= std::regex_search(v, timeout);
-        between |= std::regex_search(v, pause);
-      }
+      for (Range ret : r.returns)
+        for (size_t k = ret.b; k < ret.e; ++k) {
+          if (!isIdent(t[k])) continue;
+          limit |= std::regex_search(t[k].text, timeout);
+          between |= std::regex_search(t[k].text, pause);
+        }
       if (limit && !between) continue;
     }
 

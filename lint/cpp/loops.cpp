@@ -63,11 +63,16 @@ bool isNonOperation(const Tokens &t, size_t i) {
 }
 
 // The first word of a name: IsReady -> is, is_ready -> is, poll -> poll.
+// An acronym before it is a prefix, not the word: WALHasNewData -> has, DBIsOpen -> is.
 std::string firstWord(std::string_view name) {
   size_t b = 0;
   while (b < name.size() && name[b] == '_') ++b;
+  auto upper = [&](size_t i) { return i < name.size() && std::isupper(static_cast<unsigned char>(name[i])); };
+  size_t a = b;
+  while (upper(a)) ++a;
+  if (a - b >= 2 && a < name.size() && std::islower(static_cast<unsigned char>(name[a]))) b = a - 1; // WAL|Has…
   size_t e = b + 1;
-  while (e < name.size() && name[e] != '_' && !std::isupper(static_cast<unsigned char>(name[e]))) ++e;
+  while (e < name.size() && name[e] != '_' && !upper(e)) ++e;
   return lower(name.substr(b, e - b));
 }
 
@@ -555,6 +560,7 @@ struct Loop {
   void findTestedOperations();
   void findChangingInputs();
   bool isRetryLoop();
+  bool walksItems() const;
   RetryPolicy policyOf(std::map<std::string, int> &perFunction);
   void judgeWhatIsRetried(RetryPolicy &p);
   std::string againFlag() const;
@@ -776,6 +782,7 @@ void Loop::findCounter() {
           (t.is(i + 1, "(") || t.is(i - 1, ".") || t.is(i - 1, "->")))
         processing = true;
   }
+  processing |= walksItems();
   // A drain: the condition asks whether a container holds more (`!q.empty()`, `q.size() > 0`) and
   // each pass takes an item out of it (`q.pop()`, `q.pop_front()`, `q.erase(q.begin())`): every
   // pass works on another item, whatever the loop then does with it.
@@ -792,6 +799,42 @@ void Loop::findCounter() {
         processing = takes.count(t[k + 2].text) > 0;
       }
   }
+}
+
+// A walk: each pass works on the next item, and the loop goes round while there is one.
+// `while ((dup = dups.dequeue()))`, `while ((e = it.next()) != nullptr)`: the condition takes it.
+// `while (entry != NULL) { …; entry = map.get_entry(i); }`: the pass moves the pointer on.
+// `for (; first != last; ++first)`: an iterator compared with another and advanced.
+// A retry goes round while there is none (`while (conn == nullptr) conn = connect();`).
+bool Loop::walksItems() const {
+  auto isNull = [&](size_t i) { return t[i].text == "NULL" || t[i].text == "nullptr"; };
+  // The condition takes the next item.
+  for (size_t i = cond.b; i + 2 < cond.e; ++i) {
+    if (!t.is(i, "(") || !isIdent(t[i + 1]) || !t.is(i + 2, "=")) continue;
+    const size_t c = t.close(i);
+    bool call = false;
+    for (size_t k = i + 3; k < c && !call; ++k) call = isIdent(t[k]) && t.is(k + 1, "(");
+    if (!call) continue;
+    if (c + 1 == cond.e) return true;                                   // while ((x = next()))
+    if (t.is(c + 1, "!=") && c + 3 == cond.e && isNull(c + 2)) return true; // … != nullptr
+  }
+  // The pass moves the tested pointer on: `p != NULL`, `p.get() != nullptr`, `p` alone.
+  Range v{cond.b, cond.e};
+  if (cond.e >= cond.b + 3 && t.is(cond.e - 2, "!=") && isNull(cond.e - 1)) v = {cond.b, cond.e - 2};
+  else if (!(cond.e == cond.b + 1 && isIdent(t[cond.b]))) v = {0, 0};
+  if (v.e > v.b && isIdent(t[v.b]) && (v.e == v.b + 1 || (v.e == v.b + 5 && t.is(v.b + 1, ".") && t[v.b + 2].text == "get"))) {
+    const std::string &p = t[v.b].text;
+    for (size_t k = lv.body.b + 1; k + 1 < lv.body.e; ++k)
+      if (t[k].text == p && t.is(k + 1, "=") && !t.is(k - 1, ".") && !t.is(k - 1, "->") && (t.is(k - 1, ";") || t.is(k - 1, "{") || t.is(k - 1, "}")))
+        return v.e > v.b + 1 || cond.e == v.e + 2; // a smart pointer's get(), or a comparison with null
+  }
+  // for (; first != last; ++first)
+  if (kind == "for" && cond.e == cond.b + 3 && isIdent(t[cond.b]) && t.is(cond.b + 1, "!=") && isIdent(t[cond.b + 2])) {
+    const std::string &it = t[cond.b].text;
+    for (size_t k = inc.b; k + 1 < inc.e + 1 && k + 1 < t.size(); ++k)
+      if ((t.is(k, "++") && t[k + 1].text == it) || (t[k].text == it && t.is(k + 1, "++"))) return true;
+  }
+  return false;
 }
 
 void Loop::findTestedOperations() {
@@ -966,6 +1009,8 @@ bool Loop::isRetryLoop() {
   // a caught failure that goes round, or names that say so.
   bool waits = false, named = attemptNamed;
   for (size_t i = lv.body.b; i < lv.body.e; ++i) {
+    // `throw DL_RETRY_EX(EX_GOT_EOF);` leaves the loop: the retry it asks for is its catcher's.
+    if (t.is(i, "throw")) { i = std::max(i, t.statementEnd(i) - 1); continue; }
     if (!isIdent(t[i])) continue;
     std::string l = lower(t[i].text);
     // A timed wait; `cv.wait(lock)` / `sem_wait(&s)` block until notified: no backoff, no retry evidence.
@@ -1005,8 +1050,10 @@ bool Loop::isRetryLoop() {
     isRetry = false;
   } else if (fatalRound && !failureRound) {
     isRetry = false;
-  } else if (failureExit && !failureRound && !unknownRound && !tryRetry && !waits && !named) {
-    isRetry = false; // `if (n < 0) return error;`: failures leave, the loop goes on after success (a stream)
+  } else if (failureExit && !failureRound && !unknownRound && !tryRetry && !named) {
+    // `if (n < 0) return error;`: failures leave, the loop goes on after success (a stream), or
+    // waits and asks again while the answer is "not yet" (a poll): no failure is re-issued.
+    isRetry = false;
   } else if (successExit || tryRetry) {
     isRetry = waits || counted || named || tryRetry;
   } else if (!failureExit && !successRound && (unknownExit || unknownRound || tryRetryUnknown)) {
