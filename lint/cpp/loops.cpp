@@ -572,6 +572,7 @@ struct Loop {
   void findNonIdempotentRequests(RetryPolicy &p);
   void findCounterDerivedVariables();
   void findIdempotencyKeys(RetryPolicy &p);
+  void readDelegatedDecision(RetryPolicy &p);
 };
 
 // Header, body and the for-clauses; false when the tokens do not make a loop.
@@ -933,6 +934,18 @@ void Loop::findChangingInputs() {
       bool fromAnswer = false;
       for (const auto &v : opVars)
         if (v != t[i].text && mentions(t, {i + 2, e}, v)) fromAnswer = true;
+      // `errCode = res.r0;`: a copy of the answer is the outcome, not a next request made from it,
+      // unless the pass gave it to a call before it was copied (`select(lastmq); …; lastmq = mq;`:
+      // carried into the next pass's request).
+      {
+        size_t k = i + 2;
+        bool copy = k < e && isIdent(t[k]) && opVars.count(t[k].text);
+        for (++k; copy && k + 1 < e; k += 2) copy = (t.is(k, ".") || t.is(k, "->")) && isIdent(t[k + 1]);
+        bool usedBefore = false;
+        for (size_t c : a.opCalls({lv.body.b, i}))
+          usedBefore |= mentions(t, {c + 2, t.close(c + 1)}, t[i].text);
+        if (copy && k + 1 >= e && !usedBefore) fromAnswer = false;
+      }
       // carried from pass to pass: declared before the loop, not in its body
       bool declaredInBody = false;
       for (size_t k = lv.body.b + 1; k < lv.body.e && !declaredInBody; ++k)
@@ -1558,6 +1571,53 @@ void Loop::findIdempotencyKeys(RetryPolicy &p) {
 
 } // namespace
 
+// The failure handed to a strategy that decides: `auto r = co_await strategy_.onError(&txn,
+// result.error()); CO_RETURN_ON_ERROR(r);`, `if (!policy->ShouldRetry(err, attempt)) return err;`.
+// The call takes the operation's outcome and its answer can end the loop: the bound, and often the
+// wait (a strategy backs off before it answers), are the strategy's. How many attempts and whether
+// they wait are then not known here: not "unbounded", not "no wait".
+void Loop::readDelegatedDecision(RetryPolicy &p) {
+  for (Range st : body.stmts) {
+    // v = call(…outcome…)
+    size_t eq = SIZE_MAX;
+    for (size_t k = st.b; k + 1 < st.e && eq == SIZE_MAX; ++k)
+      if (t.is(k, "=") && k > st.b && isIdent(t[k - 1])) eq = k;
+    // It takes an outcome an earlier statement of the pass produced (not an out-parameter of
+    // its own: that is the operation itself).
+    bool takesOutcome = false;
+    size_t from = eq == SIZE_MAX ? st.b : eq + 1;
+    for (size_t k = from; k + 1 < st.e && !takesOutcome; ++k) {
+      if (!isIdent(t[k]) || !t.is(k + 1, "(")) continue;
+      for (Range arg : callArgs(t, k + 1)) {
+        if (t.is(arg.b, "&")) continue;
+        for (const auto &v : opVars)
+          if (mentions(t, arg, v) && !writesOf(t, {lv.body.b, st.b}, v).empty()) takesOutcome = true;
+      }
+    }
+    if (!takesOutcome) continue;
+    const std::string answer = eq == SIZE_MAX ? "" : t[eq - 1].text;
+    // … and its answer leaves the loop: a RETURN_ON_ERROR-style macro given it, or a branch on it that exits.
+    bool decides = false;
+    static const std::regex leavingMacro("RETURN|RETURN_IF|_OR_RETURN|TRY$", std::regex::icase);
+    for (Range other : body.stmts) {
+      if (other.b <= st.b || answer.empty()) continue;
+      if (isIdent(t[other.b]) && t.is(other.b + 1, "(") && std::regex_search(t[other.b].text, leavingMacro) &&
+          mentions(t, {other.b + 2, t.close(other.b + 1)}, answer))
+        decides = true;
+    }
+    for (const IfInfo &i : body.ifs)
+      if (i.exits && i.kw > st.b && !answer.empty() && mentions(t, i.cond, answer)) decides = true;
+    // `if (!strategy.ShouldRetry(err)) return err;`: the call in the condition itself.
+    if (!decides) continue;
+    if (p.max_attempts.origin == Origin::Written && !p.max_attempts.value) p.max_attempts.origin = Origin::Unknown;
+    if (p.backoff.growth.known() && p.backoff.growth.value == Growth::NoWait) {
+      p.backoff.growth.origin = Origin::Unknown;
+      p.backoff.jitter.origin = p.backoff.cap.origin = Origin::Unknown;
+    }
+    return;
+  }
+}
+
 void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
   FileFacts facts = given;
   for (const LoopSite &l : droppedLoops(t, given)) facts.loops.push_back(l);
@@ -1582,6 +1642,7 @@ void analyseLoops(const Tokens &t, const FileFacts &given, ExtractContext &cx) {
     L.findCounterDerivedVariables();
     L.findIdempotencyKeys(p);
     analyseWait(L.lv, cx, p);
+    L.readDelegatedDecision(p);
     findLogs(L.lv, cx, p);
     cx.model.policies.push_back(std::move(p));
   }
