@@ -43,6 +43,19 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
       std::string msg = "'" + c.text + "' " + what + ": the same request fails the same way on every " +
                         (n ? "one of the " + std::to_string(*n + 1) + " attempts" : std::string("attempt")) +
                         ", multiplying load for nothing and delaying the error";
+      // 409 alone (Envoy's `retriable-4xx` is exactly 409): a conflict that a concurrent writer
+      // caused can clear on the next try, and optimistic-concurrency retries are written on
+      // purpose. Advice, as for conflict retries in code.
+      const bool conflictOnly = c.kind == Condition::Kind::HttpStatus && c.http_lo == 409 && c.http_hi == 409;
+      if (conflictOnly && c.failover_why.empty()) {
+        Reporter advice = out;
+        advice.capSeverity(Severity::Note);
+        advice.report(p, c.where.known() ? c.where : p.where, "retryOn/" + c.text,
+                      "'" + c.text + "' retries 409 Conflict: a retry helps only where the conflict was a race the next " +
+                          "try wins (optimistic concurrency, on purpose); any other conflict fails the same way on every " +
+                          (n ? "one of the " + std::to_string(*n + 1) + " attempts" : std::string("attempt")));
+        continue;
+      }
       if (!c.failover_why.empty()) {
         Reporter advice = out;
         advice.capSeverity(Severity::Note);
@@ -64,6 +77,8 @@ extern const Rule kRL401 = {
         "Timeout), 425 (Too Early) and 429 (Too Many Requests) — explicit codes, `retriable-4xx` (409), a "
         "`CLIENT_ERROR` series, `status >= 400` in C++ — and the gRPC codes INVALID_ARGUMENT, NOT_FOUND, "
         "ALREADY_EXISTS, PERMISSION_DENIED, UNAUTHENTICATED, FAILED_PRECONDITION, OUT_OF_RANGE, UNIMPLEMENTED. "
+        "409 Conflict alone (Envoy's `retriable-4xx` is exactly 409) is a note: a conflict a concurrent writer "
+        "caused can clear on the next try, and optimistic-concurrency retries are written on purpose. "
         "NGINX's `http_403`/`http_404` over an `upstream` of nginx.conf is a note: its servers need not be "
         "replicas (a cache before several origins), and NGINX passes such an answer on without counting the server "
         "as failed. The count need not be known: a retry of a 404 is one at any count.",

@@ -70,14 +70,20 @@ TEST(Output, SummaryCountsAndWarnsWhenNothingIsRecognised) {
 TEST(Output, StatisticsCountFindingsPerRule) {
   CliRun text = runRetrylint("--no-cache --statistics fixtures/demo");
   EXPECT_EQ(text.exit_code, 1);
-  EXPECT_NE(text.out.find("     3  RL401  retry-on-permanent-error"), std::string::npos) << text.out;
+  // One row per rule and severity: RL401's two errors and its note (a 409 retried) apart.
+  EXPECT_NE(text.out.find("     2  RL401  retry-on-permanent-error                 error"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("     1  RL401  retry-on-permanent-error                 note"), std::string::npos) << text.out;
   EXPECT_EQ(text.out.find("gateway-routes.yaml"), std::string::npos) << "statistics replace the findings";
   CliRun json = runRetrylint("--no-cache --statistics --format json fixtures/demo");
   auto v = llvm::json::parse(json.out);
   ASSERT_TRUE(bool(v)) << json.out;
+  // Most frequent first; ties by rule code.
   const auto *first = (*v->getAsArray())[0].getAsObject();
-  EXPECT_EQ(first->getString("rule")->str(), "RL401");
-  EXPECT_EQ(*first->getInteger("count"), 3);
+  EXPECT_EQ(first->getString("rule")->str(), "RL203");
+  EXPECT_EQ(*first->getInteger("count"), 2);
+  const auto *third = (*v->getAsArray())[2].getAsObject();
+  EXPECT_EQ(third->getString("rule")->str(), "RL401");
+  EXPECT_EQ(third->getString("severity")->str(), "error");
   EXPECT_EQ(runRetrylint("--statistics --format sarif fixtures/demo").exit_code, 2);
 }
 

@@ -210,11 +210,15 @@ void applyRetrySettings(ExtractContext &cx, const RetrySettings &set, RetryPolic
   } else if (m == Mode::Standard || m == Mode::Adaptive) {
     p.max_attempts = defaulted(std::optional<int>(kStandardAttempts), modeWhere, kStandardAttemptsSource);
   } else if (m == Mode::Legacy) {
+    // Which SDK reads the file is not in it (the AWS CLI, a Ruby or a C++ program alike): the count
+    // is the AWS SDK for C++'s, said so, and its findings are advice (one level down).
     p.max_attempts = defaulted(std::optional<int>(kCppLegacyAttempts), modeWhere, kLegacyAttemptsSource);
+    p.advisory = true;
   } else if (m == Mode::Unset && newRetries == false) {
     // Opted out of the 2026 behaviour: the AWS SDK for C++ (and the SDKs that defaulted to legacy)
     // keep legacy mode, whose counts and backoff differ per SDK.
     p.max_attempts = defaulted(std::optional<int>(kCppLegacyAttempts), set.new_retries_at, kOptedOutSource);
+    p.advisory = true;
   } else if (m == Mode::Unset) {
     p.max_attempts = defaulted(std::optional<int>(kStandardAttempts), newRetries ? set.new_retries_at : p.where,
                                newRetries ? kNewRetriesSource : kUnsetModeSource);
