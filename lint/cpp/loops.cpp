@@ -1057,6 +1057,12 @@ bool Loop::isRetryLoop() {
       if (auto inner = a.children({first.b + 1, t.close(first.b + 1) + 1}); !inner.empty()) first = inner.front();
     for (size_t i = first.b; i + 1 < first.e && !worker; ++i)
       worker = isIdent(t[i]) && t.is(i + 1, "(") && std::regex_search(t[i].text, next);
+    // `try { io_context.run(); break; } catch (…) { log; }`: an event loop's dispatch, `run()`,
+    // `run_one()` or `exec()` on an object with nothing to say. A handler that threw is not run
+    // again; the loop dispatches the others (a worker thread's lifetime, not a retry).
+    for (size_t i = first.b; i + 2 < first.e && !worker; ++i)
+      worker = isIdent(t[i]) && (t[i].text == "run" || t[i].text == "run_one" || t[i].text == "exec" || t[i].text == "loop") &&
+               i >= 2 && (t.is(i - 1, ".") || t.is(i - 1, "->")) && t.is(i + 1, "(") && t.is(i + 2, ")");
   }
   bool isRetry = false;
   if (worker) {

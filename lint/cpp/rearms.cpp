@@ -313,7 +313,7 @@ void analyseGrowingTimers(const Tokens &t, const FileFacts &facts, ExtractContex
 // options_.connect_timeout)`. Its task gives up on the attempt; the next one is the connect
 // handler's to start, and that handler's wait (if any) is the retry's.
 bool deadlineTimer(const Tokens &t, size_t call, Range delay) {
-  static const std::regex re("timeout|deadline|time_?out|expir", std::regex::icase);
+  static const std::regex re("timeout|deadline|time_?out|expir|ttl", std::regex::icase);
   for (size_t k = delay.b; k < delay.e; ++k)
     if (isIdent(t[k]) && std::regex_search(t[k].text, re)) return true;
   // The timer object the call is made on: `deadline_timer_.expires_after(…)`.

@@ -39,6 +39,15 @@ void analyseRecursion(const Tokens &t, const FileFacts &facts, ExtractContext &c
       if (t.is(c - 1, ".") || (t.is(c - 1, "->") && !t.is(c - 2, "this"))) continue;
       // A call in a lambda runs later, from a callback or a timer: rearms.cpp reads that cycle.
       if (insideLambda(t, f.body, c)) continue;
+      // `return MediaSourceEvent::getOriginUrl(sender);` inside MediaSourceEventInterceptor's
+      // override: the base class's method of the same name, a fallback, not this function again.
+      if (c >= 2 && t.is(c - 1, "::") && isIdent(t[c - 2])) {
+        const std::string own = functionName(t, f.brace); // Class::name where defined outside the class
+        const size_t sep = own.rfind("::");
+        const std::string ownClass = sep == std::string::npos ? "" : own.substr(0, sep);
+        const std::string ownLast = ownClass.substr(ownClass.rfind("::") == std::string::npos ? 0 : ownClass.rfind("::") + 2);
+        if (t[c - 2].text != ownLast) continue;
+      }
       auto args = callArgs(t, c + 1);
       if (args.empty() || args.size() > f.params.size()) continue;
       // Every argument passes its own parameter on, or is a literal or a step of it.

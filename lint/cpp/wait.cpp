@@ -403,7 +403,12 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
     b.jitter.origin = b.cap.origin = Origin::NotApplicable;
     return;
   }
-  const std::string name = t[call].text;
+  std::string name = t[call].text;
+  // The Win32 `Sleep(ms)` is a free function; a project's own `Utility::Sleep(2)` or
+  // `clock->Sleep(0.5)` says nothing of its unit (Icinga's takes seconds): a bare number is then
+  // not read as a duration at all.
+  if (name == "Sleep" && call >= 2 && (t.is(call - 1, ".") || t.is(call - 1, "->") || (t.is(call - 1, "::") && isIdent(t[call - 2]))))
+    name = "Sleep (a project's own)";
   // `if (shutdown_.WaitFor(delay)) return s;`: a wait that its owner can end early, and the loop
   // leaves when it does. A worker thread waits so; a request path does not wait on a stop signal.
   if (call >= 2 && (t.is(call - 1, ".") || t.is(call - 1, "->"))) {
