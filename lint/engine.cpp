@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <regex>
 #include <set>
 #include <numeric>
 #include <optional>
@@ -178,6 +179,25 @@ bool touchesRetrySettings(std::string_view key, int laterLine, const FileModel &
   return false;
 }
 
+// A template branch marker (`{{- else }}`, `{{ else if … }}`, `{{- end }}`, `{{ if … }}`) on a
+// line in (first, second] (0-based lines of the text).
+bool betweenTemplateBranches(std::string_view text, int first, int second) {
+  static const std::regex branch(R"(\{\{-?\s*(else|end|if|with|range)\b)");
+  int line = 0;
+  size_t b = 0;
+  while (b <= text.size() && line <= second) {
+    size_t e = text.find('\n', b);
+    if (e == std::string_view::npos) e = text.size();
+    if (line > first) {
+      std::string_view l = text.substr(b, e - b);
+      if (l.find("{{") != std::string_view::npos && std::regex_search(l.begin(), l.end(), branch)) return true;
+    }
+    b = e + 1;
+    ++line;
+  }
+  return false;
+}
+
 void reportDuplicateKeys(const yaml::Stream &docs, const std::vector<bool> &recognised, ExtractContext &cx) {
   const yaml::Document &arena = *docs.arena;
   std::map<std::string, int> seen; // per key name, for anchors that survive line shifts
@@ -185,6 +205,9 @@ void reportDuplicateKeys(const yaml::Stream &docs, const std::vector<bool> &reco
     if (d.document >= recognised.size() || !recognised[d.document]) continue;
     const yaml::Node key = arena.node(d.key), value = arena.node(d.value), later = arena.node(d.laterValue);
     if (!touchesRetrySettings(key.view(), later.Mark().line + 1, cx.model)) continue;
+    // Written in the two branches of a template's `{{ if }} … {{ else }}` (Helm, Go templates):
+    // only one is ever rendered, so neither is dead.
+    if (betweenTemplateBranches(cx.src.text(), key.Mark().line, arena.node(d.laterKey).Mark().line)) continue;
     const std::string name(key.view()), was = describe(value), now = describe(later);
     const std::string line = std::to_string(arena.node(d.laterKey).Mark().line + 1);
     std::string msg = "duplicate key `" + name + "`: ";

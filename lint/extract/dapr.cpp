@@ -184,7 +184,7 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
     // name (Default…RetryPolicy, DaprBuiltIn…): any other policy no target names runs nowhere as
     // written, so what it would do is advice (first contact: its findings were judged arguable).
     const bool defaultName = isBuiltInPolicyName(name) ||
-                             (name.rfind("Default", 0) == 0 && name.size() > 18 && name.compare(name.size() - 11, 11, "RetryPolicy") == 0);
+                             (name.rfind("Default", 0) == 0 && name.size() >= 18 && name.compare(name.size() - 11, 11, "RetryPolicy") == 0);
     if (!defaultName) {
       p.advisory = true;
       p.consumer = "advice: no target of this Resiliency names it, so it runs nowhere as written";
@@ -198,6 +198,13 @@ void extractPolicy(ExtractContext &cx, const yaml::Node &retries, const yaml::No
   p.attempts_field = "maxRetries";
   p.attempts_count_retries = true;
   p.workload = workloadOf(name, users);
+  // The sidecar's start-up retries: it asks its own app for subscriptions and component specs
+  // (dapr/dapr pkg/resiliency BuiltInInitializationRetries). No shared service takes them: advice.
+  if (name == "DaprBuiltInInitializationRetries") {
+    p.workload = Workload::Background;
+    p.advisory = true;
+    p.used_by = "Dapr's start-up calls to its own app: no shared service takes the retries";
+  }
   p.budget.origin = Origin::NotApplicable; // Dapr has no retry budget to set
   p.per_try_timeout.origin = Origin::Unknown;
   p.overall_deadline.origin = Origin::Unknown;
