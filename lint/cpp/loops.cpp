@@ -150,6 +150,21 @@ public:
     return false;
   }
 
+  // Whether every path through a block leaves: it ends by leaving, or by an if/else whose branches
+  // both do.
+  bool allPathsLeave(Range r) const {
+    if (endsWithExit(r)) return true;
+    auto kids = children(r);
+    if (kids.empty()) return false;
+    Range last = kids.back();
+    if (t.is(last.b, "{")) return allPathsLeave(last);
+    if (!t.is(last.b, "if") || !t.is(last.b + 1, "(")) return false;
+    size_t thenB = t.close(last.b + 1) + 1, thenE = t.statementEnd(thenB);
+    if (!t.is(thenE, "else")) return false;
+    auto leaves = [&](Range b) { return t.is(b.b, "{") ? allPathsLeave(b) : endsWithExit({b.b, b.e}) || has(b, true, false); };
+    return leaves({thenB, thenE}) && leaves({thenE + 1, last.e});
+  }
+
   // Whether a block ends by leaving the loop (its last statement is return/throw/break, or a
   // call that never returns).
   bool endsWithExit(Range r) const {
@@ -452,7 +467,10 @@ bool isLocalOperation(std::string_view name) {
                                 "reserve|try_?reserve|"
                                 // the local file system
                                 "_?w?mkdir|CreateDirectory|CreateDir|create_director|PathExists|DirectoryExists|"
-                                "FileExists|WriteSmallFile|rename|unlink|rmdir|fsync|l?stat$|S_IS|GetFileAttributes)",
+                                "FileExists|WriteSmallFile|rename|unlink|rmdir|fsync|l?stat$|S_IS|GetFileAttributes|"
+                                // local sockets and locks: a port or address of this host, an interface
+                                // list, a lock file (first contact: jitter said of them was judged FALSE)
+                                "socket$|setsockopt$|bind$|listen$|getifaddrs|flock$|lockf$|_locking$)",
                                 std::regex::icase);
   return std::regex_search(name.begin(), name.end(), local);
 }
@@ -1021,6 +1039,12 @@ bool Loop::isRetryLoop() {
   // Evidence that the repetition is a retry and not a spin: a wait, a counter that bounds it,
   // a caught failure that goes round, or names that say so.
   bool waits = false, named = attemptNamed;
+  // `do { … } while (++n < kMax && SLEEP_SEC(delay) == 0)`: a wait written in the condition.
+  for (size_t i = cond.b; i + 1 < cond.e && !waits; ++i) {
+    if (!isIdent(t[i]) || !t.is(i + 1, "(")) continue;
+    std::string l = lower(t[i].text);
+    waits = l.find("sleep") != std::string::npos || (l.rfind("wait", 0) == 0 && l != "wait");
+  }
   for (size_t i = lv.body.b; i < lv.body.e; ++i) {
     // `throw DL_RETRY_EX(EX_GOT_EOF);` leaves the loop: the retry it asks for is its catcher's.
     if (t.is(i, "throw")) { i = std::max(i, t.statementEnd(i) - 1); continue; }
@@ -1074,11 +1098,19 @@ bool Loop::isRetryLoop() {
     // waits and asks again while the answer is "not yet" (a poll): no failure is re-issued.
     isRetry = false;
   } else if (successExit || tryRetry) {
-    isRetry = waits || counted || named || tryRetry;
+    // A wait, a bound on the count or a handler that goes round is structure; a name that speaks
+    // of retrying adds confidence only beside a failure seen going round (names never decide).
+    // (`if (ok) return r;` and then round again: what follows the exit runs after a failure.)
+    const bool failureGoesRound = failureRound || (successExit && !successRound && !endsExit);
+    isRetry = waits || counted || tryRetry || (named && failureGoesRound);
   } else if (!failureExit && !successRound && (unknownExit || unknownRound || tryRetryUnknown)) {
-    isRetry = named; // polarity unknown: only a loop that says it retries
+    // Polarity unknown: a loop that says it retries, and waits or counts its tries.
+    isRetry = named && (waits || counted);
   }
-  return isRetry && canExit && !processing;
+  // Every path through the body leaves (`if (…) return true; else return false;`): it never
+  // goes round, whatever its counter says.
+  const bool neverRepeats = !tryRetry && !failureRound && !successRound && !unknownRound && a.allPathsLeave(lv.body);
+  return isRetry && canExit && !processing && !neverRepeats;
 
 }
 

@@ -380,6 +380,10 @@ void analyseWait(const LoopView &lv, ExtractContext &cx, RetryPolicy &p) {
       if (call == std::string::npos) call = i;
       if (!untilDeadline(i)) { call = i; break; }
     }
+  // `do { … } while (++n < kMax && THRIFT_SLEEP_SEC(delay) == 0);`: a wait in the condition, or a
+  // sleep-named macro there, runs between the passes too.
+  for (size_t i = lv.header.b; call == std::string::npos && i + 1 < lv.header.e; ++i)
+    if (isIdent(t[i]) && t.is(i + 1, "(") && (isSleep(t[i].text) || lower(t[i].text).find("sleep") != std::string::npos)) call = i;
   if (call == std::string::npos) {
     // A helper or macro named like a wait (Backoff(), WaitBeforeRetry(), RETRY_SLEEP()) may sleep.
     // Given the delay (waitTimeoutOrShutdown(i * i * 1000)), it is read as a sleep of that delay.
