@@ -275,7 +275,7 @@ TEST(ChangedLines, MergeBaseAndTheFieldsAFindingReads) {
   const std::string route = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r}\nspec:\n"
                             "  hosts: [r]\n  http:\n  - route: [{destination: {host: r}}]\n"
                             "    timeout: 10s\n"
-                            "    retries:\n      attempts: 2\n      perTryTimeout: 1.5s\n";
+                            "    retries:\n      attempts: 2\n      perTryTimeout: 1.5s\n      retryOn: 5xx\n";
   const std::string old = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: o}\nspec:\n"
                           "  hosts: [o]\n  http:\n  - route: [{destination: {host: o}}]\n"
                           "    retries: {attempts: 9, perTryTimeout: 1s}\n";
