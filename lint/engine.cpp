@@ -179,35 +179,37 @@ bool touchesRetrySettings(std::string_view key, int laterLine, const FileModel &
   return false;
 }
 
-// A template branch marker (`{{- else }}`, `{{ else if … }}`, `{{- end }}`, `{{ if … }}`) on a
-// line in (first, second] (0-based lines of the text).
-bool betweenTemplateBranches(std::string_view text, int first, int second) {
+// Per line of the text (0-based), how many lines before it are template branch markers
+// (`{{- else }}`, `{{ else if … }}`, `{{- end }}`, `{{ if … }}`): a marker lies in (first, second]
+// when the counts at second + 1 and first + 1 differ. Built once per file, so a stranger's file of
+// many duplicate keys costs linear time.
+std::vector<int> templateBranchesBefore(std::string_view text) {
   static const std::regex branch(R"(\{\{-?\s*(else|end|if|with|range)\b)");
-  int line = 0;
-  size_t b = 0;
-  while (b <= text.size() && line <= second) {
+  std::vector<int> before{0};
+  for (size_t b = 0; b <= text.size();) {
     size_t e = text.find('\n', b);
     if (e == std::string_view::npos) e = text.size();
-    if (line > first) {
-      std::string_view l = text.substr(b, e - b);
-      if (l.find("{{") != std::string_view::npos && std::regex_search(l.begin(), l.end(), branch)) return true;
-    }
+    std::string_view l = text.substr(b, e - b);
+    const bool marker = l.find("{{") != std::string_view::npos && std::regex_search(l.begin(), l.end(), branch);
+    before.push_back(before.back() + (marker ? 1 : 0));
     b = e + 1;
-    ++line;
   }
-  return false;
+  return before;
 }
 
 void reportDuplicateKeys(const yaml::Stream &docs, const std::vector<bool> &recognised, ExtractContext &cx) {
   const yaml::Document &arena = *docs.arena;
   std::map<std::string, int> seen; // per key name, for anchors that survive line shifts
+  std::vector<int> branches;       // templateBranchesBefore, built at the first duplicate
   for (const yaml::Document::Duplicate &d : arena.duplicates()) {
     if (d.document >= recognised.size() || !recognised[d.document]) continue;
     const yaml::Node key = arena.node(d.key), value = arena.node(d.value), later = arena.node(d.laterValue);
     if (!touchesRetrySettings(key.view(), later.Mark().line + 1, cx.model)) continue;
     // Written in the two branches of a template's `{{ if }} … {{ else }}` (Helm, Go templates):
     // only one is ever rendered, so neither is dead.
-    if (betweenTemplateBranches(cx.src.text(), key.Mark().line, arena.node(d.laterKey).Mark().line)) continue;
+    if (branches.empty()) branches = templateBranchesBefore(cx.src.text());
+    const auto markersBefore = [&](int line) { return branches[std::min<size_t>(static_cast<size_t>(line), branches.size() - 1)]; };
+    if (markersBefore(arena.node(d.laterKey).Mark().line + 1) != markersBefore(key.Mark().line + 1)) continue;
     const std::string name(key.view()), was = describe(value), now = describe(later);
     const std::string line = std::to_string(arena.node(d.laterKey).Mark().line + 1);
     std::string msg = "duplicate key `" + name + "`: ";

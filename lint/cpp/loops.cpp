@@ -1645,7 +1645,6 @@ void Loop::readDelegatedDecision(RetryPolicy &p) {
     }
     for (const IfInfo &i : body.ifs)
       if (i.exits && i.kw > st.b && !answer.empty() && mentions(t, i.cond, answer)) decides = true;
-    // `if (!strategy.ShouldRetry(err)) return err;`: the call in the condition itself.
     if (!decides) continue;
     if (p.max_attempts.origin == Origin::Written && !p.max_attempts.value) p.max_attempts.origin = Origin::Unknown;
     if (p.backoff.growth.known() && p.backoff.growth.value == Growth::NoWait) {

@@ -254,7 +254,7 @@ bool randomWaitIn(const Tokens &t, Range before) {
 // `config_->GetRetryInterval()`. It takes nothing, so it cannot grow with the attempt or draw at
 // random; the name, a noun for a duration, adds the confidence that it is a setting and not a
 // calculator's `next()` (which is never matched: it names no duration).
-bool configuredDelay(const Tokens &t, size_t i) {
+static bool configuredDelay(const Tokens &t, size_t i) {
   // A word before the duration (reconnect_interval, RetryDelayMs): a bare `delay()` or
   // `interval()` is as often a backoff object's computed next wait (LaunchDarkly's
   // `backoff_.delay()`, capped and jittered) as a setting.
