@@ -352,8 +352,9 @@ std::optional<Compare> findCompare(const Tokens &t, Range r, const std::string &
     Compare c;
     c.at = i;
     size_t after = i + 1;
-    if (t.is(i - 1, "++")) c.preInc = true;
-    if (t.is(after, "++")) { c.postInc = true; ++after; }
+    // `++n < k`, `n-- > 0`: a step in the comparison (either direction; the caller knows which).
+    if (t.is(i - 1, "++") || t.is(i - 1, "--")) c.preInc = true;
+    if (t.is(after, "++") || t.is(after, "--")) { c.postInc = true; ++after; }
     if (after < r.e && isRel(t[after].text)) {
       c.op = t[after].text;
       c.bound = {after + 1, operandEnd(after + 1)};
@@ -567,6 +568,7 @@ struct Loop {
   std::string counter;                          // the attempt counter
   bool attemptNamed = false;                    // … named for attempts
   bool processing = false;                      // each pass works on something else: iteration
+  bool countsDown = false;                      // the counter starts at the number of tries and falls
   std::vector<size_t> testedOps;                // the operations its conditions test: the retried one
 
   bool refersToOp(Range r) const { return lv.refersToOp(r); }
@@ -579,6 +581,7 @@ struct Loop {
   void findChangingInputs();
   bool isRetryLoop();
   bool walksItems() const;
+  bool firstTryBeforeLoop() const;
   RetryPolicy policyOf(std::map<std::string, int> &perFunction);
   void judgeWhatIsRetried(RetryPolicy &p);
   std::string againFlag() const;
@@ -780,6 +783,25 @@ void Loop::findCounter() {
   };
   if (counter.empty()) counter = findInc(lv.body);
   if (counter.empty() && kind != "for") counter = findInc(cond);
+  // A count down: `uint8_t retry = 3; while (!ok && retry > 0) { retry--; … }`, `while (n-- > 0)`.
+  // Only a counter the conditions compare: a length consumed (`left -= n`) is not a count of tries.
+  if (counter.empty()) {
+    auto findDec = [&](Range r) -> std::string {
+      for (size_t i = r.b; i < r.e && i + 1 < t.size(); ++i) {
+        if (!isIdent(t[i]) || (i > 0 && (t.is(i - 1, ".") || t.is(i - 1, "->")))) continue;
+        if (t.is(i + 1, "--") || (i > 0 && t.is(i - 1, "--")) || (t.is(i + 1, "-=") && t.is(i + 2, "1"))) return t[i].text;
+      }
+      return "";
+    };
+    std::string down = findDec(lv.body);
+    if (down.empty()) down = findDec(kind == "for" ? inc : cond);
+    bool compared = !down.empty() && findCompare(t, cond, down).has_value();
+    for (const IfInfo &i : body.ifs) compared |= !down.empty() && i.exits && findCompare(t, i.cond, down).has_value();
+    if (compared) {
+      counter = down;
+      countsDown = true;
+    }
+  }
   lv.counter = counter;
   static const std::regex attemptName(std::string("attempt|tries|try|") + kRetryWords, std::regex::icase);
   attemptNamed = !counter.empty() && std::regex_search(counter, attemptName);
@@ -836,6 +858,46 @@ bool Loop::walksItems() const {
     if (!call) continue;
     if (c + 1 == cond.e) return true;                                   // while ((x = next()))
     if (t.is(c + 1, "!=") && c + 3 == cond.e && isNull(c + 2)) return true; // … != nullptr
+  }
+  // The condition fills what the pass works on: `while (cursor.get(key, value, MDB_NEXT))`,
+  // `while (std::getline(in, line))`, `while (it.next(&item) > 0)`. An argument passed by address,
+  // or declared before the loop with no value, is an out-parameter; the pass reads it and never
+  // sets it. A failure in the pass skips that item: the next pass fetches another one. (A retry
+  // tests its operation or a decision on it: `while (!connect(…))`, `while (ShouldRetry(status))`
+  // with `status` set in the pass.)
+  if (cond.b < cond.e && !t.is(cond.b, "!")) {
+    size_t k = cond.b;
+    while (k + 2 < cond.e && isIdent(t[k]) && (t.is(k + 1, ".") || t.is(k + 1, "->") || t.is(k + 1, "::"))) k += 2;
+    if (k + 1 < cond.e && isIdent(t[k]) && t.is(k + 1, "(")) {
+      const size_t c = t.close(k + 1);
+      auto is = [&](size_t i, const char *s) { return i < cond.e && t[i].text == s; };
+      const bool whole = c + 1 == cond.e ||
+                         (c + 3 == cond.e && ((is(c + 1, ">") && is(c + 2, "0")) || (is(c + 1, "!=") && is(c + 2, "0")) ||
+                                              (is(c + 1, "==") && (is(c + 2, "1") || is(c + 2, "true")))));
+      auto declaredEmpty = [&](const std::string &v) {
+        for (size_t d = lv.fn.b + 1; d + 1 < kw; ++d) {
+          if (t[d].text != v || !(isIdent(t[d - 1]) || t.is(d - 1, ">") || t.is(d - 1, "*")) || t.is(d - 1, "return")) continue;
+          size_t after = t.is(d + 1, "[") ? t.close(d + 1) + 1 : d + 1;
+          if (t.is(after, ";") || t.is(after, ",")) return true;
+        }
+        return false;
+      };
+      auto setInPass = [&](const std::string &v) {
+        for (size_t i = lv.body.b + 1; i + 1 < lv.body.e; ++i)
+          if (t[i].text == v && isIdent(t[i]) && !t.is(i - 1, ".") && !t.is(i - 1, "->") &&
+              (t.is(i + 1, "=") || t.is(i + 1, "++") || t.is(i + 1, "--") || t.is(i - 1, "++") || t.is(i - 1, "--") ||
+               t.is(i + 1, "+=") || t.is(i + 1, "-=")))
+            return true;
+        return false;
+      };
+      if (whole)
+        for (Range arg : callArgs(t, k + 1)) {
+          std::string v;
+          if (arg.e == arg.b + 2 && t.is(arg.b, "&") && isIdent(t[arg.b + 1])) v = t[arg.b + 1].text;
+          else if (arg.e == arg.b + 1 && isIdent(t[arg.b]) && declaredEmpty(t[arg.b].text)) v = t[arg.b].text;
+          if (!v.empty() && v != counter && mentions(t, lv.body, v) && !setInPass(v)) return true;
+        }
+    }
   }
   // The pass moves the tested pointer on: `p != NULL`, `p.get() != nullptr`, `p` alone.
   Range v{cond.b, cond.e};
@@ -1237,6 +1299,27 @@ void Loop::markConnectionRetries(RetryPolicy &p) {
   }
 }
 
+// `int code = http.GET(); while (code != 200 && tries <= 5) { …; code = http.GET(); ++tries; }`:
+// the first attempt is made before the loop, so each pass is a retry. The condition tests a
+// variable that the pass sets from a call, and the same call set it before the loop.
+bool Loop::firstTryBeforeLoop() const {
+  auto callee = [&](Range v) {
+    std::string s;
+    for (size_t k = v.b; k < v.e && !t.is(k, "("); ++k) s += t[k].text;
+    return v.e > v.b && t.is(v.b, "(") ? std::string() : s;
+  };
+  for (size_t i = cond.b; i < cond.e; ++i) {
+    if (!isIdent(t[i]) || t.is(i + 1, "(") || t.is(i - 1, ".") || t.is(i - 1, "->") || t[i].text == counter) continue;
+    for (const Write &in : writesOf(t, lv.body, t[i].text)) {
+      if (in.op != "=" || !a.opCalls(in.value).size()) continue;
+      const std::string op = callee(in.value);
+      for (const Write &before : writesOf(t, {lv.fn.b, kw}, t[i].text))
+        if (before.op == "=" && !op.empty() && callee(before.value) == op) return true;
+    }
+  }
+  return false;
+}
+
 void Loop::countAttempts(RetryPolicy &p) {
   // Attempts.
   auto startValue = [&]() -> std::optional<long long> {
@@ -1259,9 +1342,13 @@ void Loop::countAttempts(RetryPolicy &p) {
       auto bound = a.eval(c->bound, facts.constants);
       if (bound && start) {
         long long n = -1;
-        if (c->op == "<" || c->op == "!=") n = *bound - *start;
+        if (countsDown) { // from the start down to the bound
+          if (c->op == ">" || c->op == "!=") n = *start - *bound;
+          else if (c->op == ">=") n = *start - *bound + 1;
+        } else if (c->op == "<" || c->op == "!=") n = *bound - *start;
         else if (c->op == "<=") n = *bound - *start + 1;
         if (n >= 0 && (c->preInc || c->postInc)) n += (kind == "do" ? 1 : 0) + (c->preInc ? -1 : 0);
+        if (n >= 1 && kind != "do" && firstTryBeforeLoop()) n += 1; // each pass is a retry
         if (n >= 1 && n <= 1000000)
           p.max_attempts = written(std::optional<int>(static_cast<int>(n)), spanOf(cx, t, c->bound.b, c->bound.e));
       }
@@ -1269,7 +1356,7 @@ void Loop::countAttempts(RetryPolicy &p) {
       // `catch (…) { if (++attempts < kMax) continue; throw; }`: the way round, not the way out,
       // is bounded. Attempts: the values the test lets round, and the first try.
       for (const IfInfo &i : body.ifs) {
-        if (!i.continues || i.exits) continue;
+        if (!i.continues || i.exits || countsDown) continue;
         auto c = findCompare(t, i.cond, counter);
         if (!c || (c->op != "<" && c->op != "<=" && c->op != "!=")) continue; // `tries != kTries`: round below it
         bounded = true;
@@ -1293,12 +1380,16 @@ void Loop::countAttempts(RetryPolicy &p) {
         auto bound = a.eval(c->bound, facts.constants);
         if (!bound || !start) break;
         long long n = -1;
-        if (c->op == ">=" || c->op == "==") n = *bound - *start;
+        if (countsDown) {
+          if (c->op == "<=" || c->op == "==") n = *start - *bound;
+          else if (c->op == "<") n = *start - *bound + 1;
+        } else if (c->op == ">=" || c->op == "==") n = *bound - *start;
         else if (c->op == ">") n = *bound - *start + 1;
         if (n < 0) break;
         bool incBefore = c->preInc;
+        const char *step = countsDown ? "--" : "++", *stepBy = countsDown ? "-=" : "+=";
         for (size_t k = lv.body.b; k < i.kw && !incBefore; ++k)
-          if (t[k].text == counter && (t.is(k + 1, "++") || t.is(k - 1, "++") || t.is(k + 1, "+="))) incBefore = true;
+          if (t[k].text == counter && (t.is(k + 1, step) || t.is(k - 1, step) || t.is(k + 1, stepBy))) incBefore = true;
         bool opBefore = !a.opCalls({lv.body.b, i.kw}).empty();
         if (c->postInc || (!incBefore && opBefore)) n += 1;
         if (n >= 1 && n <= 1000000)

@@ -283,6 +283,24 @@ Path pathBack(const FileGraph &g, const std::string &from, const std::string &ta
   return best;
 }
 
+// A timer that bounds an attempt instead of spacing attempts: `connect_deadline_.expires_after(
+// options_.connect_timeout)`. Its task gives up on the attempt; the next one is the connect
+// handler's to start, and that handler's wait (if any) is the retry's.
+bool deadlineTimer(const Tokens &t, size_t call, Range delay) {
+  static const std::regex re("timeout|deadline|time_?out|expir|ttl", std::regex::icase);
+  // `m_ReconnectTimer.expires_after(m_RetryTimeout)`: the wait before the next attempt, whatever
+  // its unit is called.
+  auto retrying = [&](const std::string &s) { return speaksOfRetrying(lower(s)) || lower(s).find("reconnect") != std::string::npos; };
+  const bool onObject = call >= 2 && (t.is(call - 1, ".") || t.is(call - 1, "->")) && isIdent(t[call - 2]);
+  for (size_t k = delay.b; k < delay.e; ++k)
+    if (isIdent(t[k]) && retrying(t[k].text)) return false;
+  if (onObject && retrying(t[call - 2].text)) return false;
+  for (size_t k = delay.b; k < delay.e; ++k)
+    if (isIdent(t[k]) && std::regex_search(t[k].text, re)) return true;
+  // The timer object the call is made on: `deadline_timer_.expires_after(…)`.
+  return onObject && std::regex_search(t[call - 2].text, re);
+}
+
 // A timer re-armed with a delay that grows (a connector's `retry()` that runs `startInLoop` again
 // after `retryDelayMs_`, then doubles it under a cap): the backoff of a retry, carried by the
 // event loop, wherever it is armed.
@@ -295,7 +313,7 @@ void analyseGrowingTimers(const Tokens &t, const FileFacts &facts, ExtractContex
       const TimerCall *timer = timerCall(t[i].text);
       if (!timer || reported.count(i)) continue;
       auto args = callArgs(t, i + 1);
-      if (args.size() <= timer->delay_arg) continue;
+      if (args.size() <= timer->delay_arg || deadlineTimer(t, i, args[timer->delay_arg])) continue;
       const std::string shown = shownName(t, f);
       RetryPolicy p = schedulePolicy(t, cx, f, "timer", "the timer " + shown + "() re-arms",
                                      spanOf(cx, t, i, t.close(i + 1) + 1), perFunction);
@@ -307,19 +325,6 @@ void analyseGrowingTimers(const Tokens &t, const FileFacts &facts, ExtractContex
       cx.model.policies.push_back(std::move(p));
     }
   }
-}
-
-// A timer that bounds an attempt instead of spacing attempts: `connect_deadline_.expires_after(
-// options_.connect_timeout)`. Its task gives up on the attempt; the next one is the connect
-// handler's to start, and that handler's wait (if any) is the retry's.
-bool deadlineTimer(const Tokens &t, size_t call, Range delay) {
-  static const std::regex re("timeout|deadline|time_?out|expir|ttl", std::regex::icase);
-  for (size_t k = delay.b; k < delay.e; ++k)
-    if (isIdent(t[k]) && std::regex_search(t[k].text, re)) return true;
-  // The timer object the call is made on: `deadline_timer_.expires_after(…)`.
-  if (call >= 2 && (t.is(call - 1, ".") || t.is(call - 1, "->")) && isIdent(t[call - 2]) && std::regex_search(t[call - 2].text, re))
-    return true;
-  return false;
 }
 
 // What the cycle counts its failures in: a variable the function increments (`++retries_`,
@@ -372,6 +377,18 @@ void analyseRearms(const Tokens &t, const FileFacts &facts, ExtractContext &cx) 
       lv.accessor_settings = true;
       analyseDelay(lv, cx, p, s.delay, p.where, std::string(s.unit));
       if (!p.backoff.growth.known() || p.backoff.growth.value == Growth::NoWait) continue;
+      // `QTimer::singleShot(0, …)`: a hop to the event loop, not a wait. The operation goes out
+      // again at once.
+      if (p.backoff.initial.known() && p.backoff.initial.value && p.backoff.initial.value->nanos == 0 &&
+          p.backoff.growth.value != Growth::Exponential) {
+        p.where = spanOf(cx, t, s.timer, s.timer + 1);
+        p.backoff.growth = written(Growth::NoWait, p.where);
+        p.backoff.jitter.origin = p.backoff.cap.origin = Origin::NotApplicable;
+        p.backoff.description = "the re-issue of " + s.to + "() from its failure, through a timer of 0 s";
+        reported.insert(s.timer);
+        cx.model.policies.push_back(std::move(p));
+        continue;
+      }
       p.backoff.description = "the delay " + shown + "() waits before it re-issues " + s.to + "()";
       reported.insert(s.timer);
       cx.model.policies.push_back(std::move(p));
