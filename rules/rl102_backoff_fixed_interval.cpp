@@ -14,6 +14,8 @@ void check(const FileModel &m, const Settings &, Reporter &out) {
     // Three or fewer, or a count this file does not show (bounded elsewhere: a circuit breaker, an
     // inherited value): advice, at note severity.
     const auto few = p.boundedRetries();
+    // One retry waits once: there is no second wait that could have grown.
+    if (few && *few <= 1) continue;
     const bool unbounded = p.max_attempts.known() && !p.max_attempts.value;
     Reporter advice = out;
     if ((few && *few <= 3) || (!few && !unbounded) || p.waits_for_lock) advice.capSeverity(Severity::Note);
@@ -41,7 +43,8 @@ extern const Rule kRL102 = {
     "the wait does not grow between attempts (constant or absent multiplier)",
     {
         "A retry policy whose wait is the same before every retry: a backoff multiplier of 1, a constant "
-        "policy, a C++ loop that sleeps the same duration each time round. With three retries or fewer it is "
+        "policy, a C++ loop that sleeps the same duration each time round. A single retry waits once, so "
+        "there is nothing to grow and nothing is said. With three retries or fewer it is "
         "a note: every request then makes the same few attempts whatever the waits, and growth matters over a "
         "long run of retries (more than three, bounded by time, or unbounded). A loop polling for a lock "
         "another holder has is a note too: a fixed poll is the usual design there, and jitter (RL101) matters "

@@ -94,14 +94,44 @@ TEST(EnvoyRoute, BudgetOnlyFromAClusterInTheSameFile) {
               - {match: {prefix: /b}, route: {cluster: elsewhere, retry_policy: {retry_on: 5xx}}}
               - {match: {prefix: /c}, route: {cluster: budgeted, retry_policy: {retry_on: 5xx}}}
   clusters:
-  - {name: here, circuit_breakers: {thresholds: [{max_retries: 3}]}}
+  - {name: here, circuit_breakers: {thresholds: [{max_retries: 1024}]}}
   - {name: budgeted, circuit_breakers: {thresholds: [{retry_budget: {}}]}}
 )");
   ASSERT_EQ(m.policies.size(), 3u);
   EXPECT_EQ(m.policies[0].budget.origin, Origin::Defaulted);
-  EXPECT_FALSE(m.policies[0].budget.value); // max_retries alone is not a budget
+  EXPECT_FALSE(m.policies[0].budget.value); // 1024 parallel retries bound nothing in an outage
   EXPECT_EQ(m.policies[1].budget.origin, Origin::Unknown);
   EXPECT_TRUE(m.policies[2].budget.value);
+}
+
+// Envoy's default circuit breaker (3 parallel retries), or a cap as low, bounds the retry load in an
+// outage: retries beyond it fail at once. A cap at a non-default priority does not count.
+TEST(EnvoyRoute, ALowCapOnParallelRetriesBoundsTheLoadAsABudget) {
+  FileModel m = extract("c.yaml", R"(static_resources:
+  listeners:
+  - filter_chains:
+    - filters:
+      - typed_config:
+          route_config:
+            virtual_hosts:
+            - name: v
+              routes:
+              - {match: {prefix: /a}, route: {cluster: plain, retry_policy: {retry_on: 5xx}}}
+              - {match: {prefix: /b}, route: {cluster: capped, retry_policy: {retry_on: 5xx}}}
+              - {match: {prefix: /c}, route: {cluster: high, retry_policy: {retry_on: 5xx}}}
+  clusters:
+  - {name: plain}
+  - {name: capped, circuit_breakers: {thresholds: [{max_retries: 5}]}}
+  - {name: high, circuit_breakers: {thresholds: [{priority: HIGH, max_retries: 2}, {max_retries: 100}]}}
+)");
+  ASSERT_EQ(m.policies.size(), 3u);
+  EXPECT_EQ(m.policies[0].budget.origin, Origin::Defaulted);
+  EXPECT_TRUE(m.policies[0].budget.value);
+  EXPECT_NE(m.policies[0].budget.source.find("3 parallel retries"), std::string::npos);
+  EXPECT_EQ(m.policies[1].budget.origin, Origin::Written);
+  EXPECT_TRUE(m.policies[1].budget.value);
+  EXPECT_NE(m.policies[1].budget.source.find("max_retries: 5"), std::string::npos);
+  EXPECT_FALSE(m.policies[2].budget.value);
 }
 
 TEST(EnvoyGateway, NumRetriesCountsRetriesAndDefaultsToTwo) {

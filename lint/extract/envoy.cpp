@@ -8,6 +8,7 @@
 // Protobuf JSON parsing accepts snake_case and camelCase field names alike; both are read.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <map>
 
 #include <llvm/ADT/StringRef.h>
@@ -64,9 +65,20 @@ std::string nameOf(const yaml::Node &m) {
   return "";
 }
 
+// circuit_breaker.proto Thresholds.max_retries: "The maximum number of parallel retries that
+// Envoy will allow to the upstream cluster. If not specified, the default is 3."
+constexpr long long kEnvoyDefaultMaxRetries = 3;
+// A cap this low on parallel retries bounds their load in an outage as a budget would: the
+// retries beyond it overflow and the first failure is returned. (A large cap, 1024, does not.)
+constexpr long long kConcurrencyCapAsBudget = 10;
+constexpr const char *kEnvoyDefaultCapSource =
+    "Envoy's default circuit breaker allows 3 parallel retries per cluster (circuit_breaker.proto "
+    "Thresholds.max_retries); retries beyond them fail at once";
+
 struct Cluster {
   bool budget = false;
-  Span where;
+  std::optional<long long> max_retries; // written at the DEFAULT priority
+  Span where, max_retries_where;
 };
 using Clusters = std::map<std::string, Cluster>;
 
@@ -94,8 +106,20 @@ void readCluster(ExtractContext &cx, const yaml::Node &c, Clusters &out) {
                "Cluster/" + name + "/thresholds");
   if (auto cb = field(c, "circuit_breakers"); cb && cb->node.IsMap()) {
     if (auto th = get(cb->node, "thresholds"); th && th->IsSequence())
-      for (const auto &t : *th)
+      for (const auto &t : *th) {
         if (field(t, "retry_budget")) info.budget = true;
+        auto pr = field(t, "priority");
+        if (pr && pr->node.IsScalar() && pr->node.Scalar() != "DEFAULT") continue;
+        if (auto mr = field(t, "max_retries"); mr && mr->node.IsScalar()) {
+          char *end = nullptr;
+          const std::string v = mr->node.Scalar();
+          long long n = std::strtoll(v.c_str(), &end, 10);
+          if (!v.empty() && end && *end == 0 && n >= 0) {
+            info.max_retries = n;
+            info.max_retries_where = cx.keySpan(t, "max_retries");
+          }
+        }
+      }
   }
   out[name] = info;
 }
@@ -168,7 +192,15 @@ RouteFacts routeFacts(ExtractContext &cx, const yaml::Node &route, const yaml::N
     f.cluster = c->Scalar();
     auto it = clusters.find(f.cluster);
     if (it != clusters.end()) {
-      f.budget = it->second.budget ? written(true, it->second.where) : defaulted(false, it->second.where, kEnvoyNoBudgetSource);
+      const Cluster &c = it->second;
+      const long long cap = c.max_retries.value_or(kEnvoyDefaultMaxRetries);
+      if (c.budget) f.budget = written(true, c.where);
+      else if (cap <= kConcurrencyCapAsBudget && c.max_retries) {
+        f.budget = written(true, c.max_retries_where);
+        f.budget.source = "max_retries: " + std::to_string(cap) + " parallel retries on cluster '" + f.cluster +
+                          "'; retries beyond them fail at once";
+      } else if (cap <= kConcurrencyCapAsBudget) f.budget = defaulted(true, c.where, kEnvoyDefaultCapSource);
+      else f.budget = defaulted(false, c.where, kEnvoyNoBudgetSource);
     }
   }
   return f;
