@@ -1706,6 +1706,39 @@ void Loop::findIdempotencyKeys(RetryPolicy &p) {
 // wait (a strategy backs off before it answers), are the strategy's. How many attempts and whether
 // they wait are then not known here: not "unbounded", not "no wait".
 void Loop::readDelegatedDecision(RetryPolicy &p) {
+  auto delegated = [&] {
+    if (p.max_attempts.origin == Origin::Written && !p.max_attempts.value) p.max_attempts.origin = Origin::Unknown;
+    if (p.backoff.growth.known() && p.backoff.growth.value == Growth::NoWait) {
+      p.backoff.growth.origin = Origin::Unknown;
+      p.backoff.jitter.origin = p.backoff.cap.origin = Origin::Unknown;
+    }
+  };
+  // `catch (Error &e) { wait(tr.onError(e)); }`, `co_await backoff.onError(e);`: the handler gives
+  // the caught failure to a call and waits for its answer. The wait before the next pass, and the
+  // rethrow of a failure not worth retrying, are that call's; neither is "none" here.
+  for (const TryInfo &ti : body.trys)
+    for (const Handler &h : ti.handlers) {
+      if (!h.goesRound) continue;
+      // The caught failure, and the variables of the pass it is copied into (`err = e;`, awaited
+      // after the try block).
+      std::set<std::string> caught;
+      for (size_t k = h.decl.b; k < h.decl.e; ++k)
+        if (isIdent(t[k]) && k + 1 == h.decl.e) caught.insert(t[k].text);
+      if (caught.empty() || h.decl.e <= h.decl.b + 1) continue;
+      for (size_t k = h.body.b + 1; k + 3 < h.body.e; ++k)
+        if (isIdent(t[k]) && t.is(k + 1, "=") && caught.count(t[k + 2].text) && t.is(k + 3, ";")) caught.insert(t[k].text);
+      for (size_t k = lv.body.b + 1; k + 1 < lv.body.e; ++k) {
+        if (!isIdent(t[k]) || !t.is(k + 1, "(")) continue;
+        bool given = false;
+        for (Range arg : callArgs(t, k + 1)) given |= arg.e == arg.b + 1 && caught.count(t[arg.b].text);
+        if (!given) continue;
+        const size_t stB = [&] { size_t b = k; while (b > lv.body.b + 1 && !t.is(b - 1, ";") && !t.is(b - 1, "{") && !t.is(b - 1, "}")) --b; return b; }();
+        const size_t close = t.close(k + 1);
+        const bool awaited = t.is(stB, "co_await") || ((t[stB].text == "wait" || t[stB].text == "await") && t.is(stB + 1, "(")) ||
+                             ((t.is(close + 1, ".") || t.is(close + 1, "->")) && (t[close + 2].text == "get" || t[close + 2].text == "wait"));
+        if (awaited && k > stB) return delegated();
+      }
+    }
   for (Range st : body.stmts) {
     // v = call(…outcome…)
     size_t eq = SIZE_MAX;
@@ -1737,12 +1770,7 @@ void Loop::readDelegatedDecision(RetryPolicy &p) {
     for (const IfInfo &i : body.ifs)
       if (i.exits && i.kw > st.b && !answer.empty() && mentions(t, i.cond, answer)) decides = true;
     if (!decides) continue;
-    if (p.max_attempts.origin == Origin::Written && !p.max_attempts.value) p.max_attempts.origin = Origin::Unknown;
-    if (p.backoff.growth.known() && p.backoff.growth.value == Growth::NoWait) {
-      p.backoff.growth.origin = Origin::Unknown;
-      p.backoff.jitter.origin = p.backoff.cap.origin = Origin::Unknown;
-    }
-    return;
+    return delegated();
   }
 }
 
