@@ -189,6 +189,9 @@ RetryPolicy schedulePolicy(const Tokens &t, ExtractContext &cx, const Function &
 // that grows, and an operation re-issued on failure from its completion or error callback (with
 // or without a timer between), found as a cycle through the file's functions.
 void analyseRearms(const Tokens &t, const FileFacts &facts, ExtractContext &cx);
+// gates.cpp: re-attempts gated by the time since the last failure (`if (millis() - lastFail_ >=
+// interval) { if (!connect()) lastFail_ = millis(); }`), repeated by whoever calls the function.
+void analyseTimeGates(const Tokens &t, const FileFacts &facts, ExtractContext &cx);
 // Token i is inside a lambda's body within `body` (rearms.cpp).
 bool insideLambda(const Tokens &t, Range body, size_t i);
 // logs.cpp: log calls in the loop and its catch blocks.

@@ -491,6 +491,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
     analyseRecursion(toks, FileFacts{}, cx);
     analyseMacroLoops(src.text(), cx);
     analyseRearms(toks, FileFacts{}, cx);
+    analyseTimeGates(toks, FileFacts{}, cx);
     analyseCalculators(toks, FileFacts{}, cx);
     return;
   }
@@ -507,6 +508,7 @@ void extractText(const SourceFile &src, ExtractContext &cx) {
   analyseMacroLoops(src.text(), cx);
   analyseConfig(toks, got.facts, cx);
   analyseRearms(toks, got.facts, cx);
+  analyseTimeGates(toks, got.facts, cx);
   analyseCalculators(toks, got.facts, cx);
 }
 

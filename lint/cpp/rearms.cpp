@@ -46,7 +46,15 @@ const TimerCall *timerCall(std::string_view name) {
       {"schedule_after", 0, ""},      {"PostDelayed", 1, ""},            {"postDelayed", 1, ""},
       {"singleShot", 0, "SleepForMilliseconds"}, {"setTimeout", 1, "SleepForMilliseconds"},
       {"bthread_timer_add", 2, ""},   {"uv_timer_start", 2, "SleepForMilliseconds"}, {"add_timer", 0, ""},
-      {"AddTimer", 0, ""}};
+      {"AddTimer", 0, ""},
+      // folly: EventBase::runAfterDelay(cob, milliseconds), HHWheelTimer::scheduleTimeout(callback,
+      // milliseconds); Telegram's base::Timer::callOnce(crl::time ms); GLib g_timeout_add(ms, …) and
+      // g_timeout_add_seconds(s, …); ESP-IDF esp_timer_start_once(handle, µs); Arduino's Ticker
+      // once_ms(ms, …) (each library's header documents the unit).
+      {"runAfterDelay", 1, "SleepForMilliseconds"}, {"scheduleTimeout", 1, "SleepForMilliseconds"},
+      {"callOnce", 0, "SleepForMilliseconds"},      {"g_timeout_add", 0, "SleepForMilliseconds"},
+      {"g_timeout_add_seconds", 0, "sleep"},         {"esp_timer_start_once", 1, "usleep"},
+      {"once_ms", 0, "SleepForMilliseconds"}};
   for (const TimerCall &c : calls)
     if (c.name == name) return &c;
   return nullptr;
