@@ -19,16 +19,57 @@ Tokens::Tokens(std::string_view text) {
   clang::Lexer lex(base, lo, text.data(), text.data(), text.data() + text.size());
   clang::Token tok;
   bool skipping = false; // inside a preprocessor directive
+  // Conditional groups (#if … #elif … #else … #endif). Every branch is read, as the raw text has
+  // them, unless the branches open or close brackets on their own (`#ifdef ESP32 if (connect(a,
+  // b, t)) { #else if (connect(a, b)) { #endif`): then one is kept, the first, so the brackets
+  // still match and the function's body is right. An `#if 0` branch is dead code, never read.
+  struct Group {
+    int parent, parentBranch;
+    std::vector<int> net;        // per branch: opening minus closing brackets
+    std::vector<bool> zero;      // per branch: `#if 0` / `#elif 0`
+  };
+  std::vector<Group> gs;
+  std::vector<std::pair<int, int>> open; // (group, branch) of the enclosing conditionals
+  std::vector<std::pair<int, int>> where; // per token: its innermost (group, branch), or (-1, 0)
+  size_t directiveAt = 0;
+  std::string directive;
   while (true) {
     lex.LexFromRawLexer(tok);
     if (tok.is(clang::tok::eof)) break;
-    if (tok.isAtStartOfLine()) skipping = tok.is(clang::tok::hash);
-    if (skipping) continue;
+    const size_t offset = tok.getLocation().getRawEncoding() - base.getRawEncoding();
+    if (offset + tok.getLength() > text.size()) break;
+    const std::string_view spelled = text.substr(offset, tok.getLength());
+    if (tok.isAtStartOfLine()) {
+      skipping = tok.is(clang::tok::hash);
+      directiveAt = 0;
+      directive.clear();
+    }
+    if (skipping) {
+      if (directiveAt == 1) {
+        directive = std::string(spelled);
+        if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
+          const auto parent = open.empty() ? std::pair<int, int>{-1, 0} : open.back();
+          gs.push_back({parent.first, parent.second, {0}, {false}});
+          open.push_back({static_cast<int>(gs.size()) - 1, 0});
+        } else if ((directive == "elif" || directive == "else" || directive == "elifdef" || directive == "elifndef") &&
+                   !open.empty()) {
+          Group &g = gs[open.back().first];
+          g.net.push_back(0);
+          g.zero.push_back(false);
+          open.back().second = static_cast<int>(g.net.size()) - 1;
+        } else if (directive == "endif" && !open.empty()) {
+          open.pop_back();
+        }
+      } else if (directiveAt == 2 && (directive == "if" || directive == "elif") && spelled == "0" && !open.empty()) {
+        gs[open.back().first].zero.back() = true;
+      }
+      ++directiveAt;
+      continue;
+    }
     Tok t;
-    t.offset = tok.getLocation().getRawEncoding() - base.getRawEncoding();
+    t.offset = offset;
     t.length = tok.getLength();
-    if (t.offset + t.length > text.size()) break;
-    t.text = std::string(text.substr(t.offset, t.length));
+    t.text = std::string(spelled);
     // A name longer than any real one (a stranger's megabyte identifier) is no name: the analyses
     // match names with std::regex, which recurses per character and would overflow the stack.
     if (tok.is(clang::tok::raw_identifier)) t.kind = t.length <= kMaxNameLength ? Tok::Ident : Tok::Other;
@@ -37,7 +78,40 @@ Tokens::Tokens(std::string_view text) {
     else if (tok.isOneOf(clang::tok::char_constant, clang::tok::wide_char_constant, clang::tok::utf8_char_constant,
                          clang::tok::utf16_char_constant, clang::tok::utf32_char_constant)) t.kind = Tok::Char;
     else if (clang::tok::getPunctuatorSpelling(tok.getKind())) t.kind = Tok::Punct;
+    if (!open.empty() && t.kind == Tok::Punct && t.text.size() == 1) {
+      const char c = t.text[0];
+      const int d = (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+      if (d) gs[open.back().first].net[open.back().second] += d;
+    }
+    where.push_back(open.empty() ? std::pair<int, int>{-1, 0} : open.back());
     toks_.push_back(std::move(t));
+  }
+  if (!gs.empty()) {
+    // Which branches are read: all, unless one is unbalanced; never an `#if 0` one.
+    std::vector<std::vector<bool>> keep(gs.size());
+    for (size_t g = 0; g < gs.size(); ++g) {
+      bool balanced = true;
+      for (int n : gs[g].net) balanced &= n == 0;
+      keep[g].assign(gs[g].net.size(), true);
+      bool chosen = false;
+      for (size_t b = 0; b < gs[g].net.size(); ++b) {
+        if (gs[g].zero[b]) {
+          keep[g][b] = false;
+        } else if (!balanced) {
+          keep[g][b] = !chosen;
+          chosen = true;
+        }
+      }
+      // … and only where the enclosing branch is read (a group's parent comes before it).
+      const Group &gr = gs[g];
+      if (gr.parent >= 0 && !keep[gr.parent][gr.parentBranch]) keep[g].assign(keep[g].size(), false);
+    }
+    auto kept = [&](std::pair<int, int> w) { return w.first < 0 || keep[w.first][w.second]; };
+    std::vector<Tok> read;
+    read.reserve(toks_.size());
+    for (size_t i = 0; i < toks_.size(); ++i)
+      if (kept(where[i])) read.push_back(std::move(toks_[i]));
+    toks_ = std::move(read);
   }
   match_.assign(toks_.size(), -1);
   std::vector<size_t> stack;
