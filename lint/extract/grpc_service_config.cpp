@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -408,10 +409,22 @@ void extractFor(const yaml::Node &doc, ExtractContext &cx, const Consumer &who) 
     Span key = cx.keySpan(doc, "retryThrottling");
     bool valid = true;
     if (auto n = get(*rt, "maxTokens")) {
-      long long v = requireInt(cx, *n, "retryThrottling.maxTokens", true);
-      if (v <= 0 || v > 1000) {
-        cx.problem(cx.span(*n), "retryThrottling.maxTokens " + std::to_string(v) + " must be in (0, 1000]: gRPC rejects the service config", "retryThrottling/maxTokens");
+      // grpc-java reads maxTokens as a float (ServiceConfigUtil.getThrottlePolicy,
+      // JsonUtil.getNumberAsFloat) and grpc-go as a float64 (service_config.go); gRPC's C core,
+      // under C++, Python, Ruby, PHP and C#, loads it as a uint32 (retry_service_config.cc). A
+      // fraction is the C core's to reject, not every client's.
+      const double d = requireNumber(cx, *n, "retryThrottling.maxTokens", true);
+      if (d <= 0 || d > 1000) {
+        cx.problem(cx.span(*n), "retryThrottling.maxTokens " + n->Scalar() + " must be in (0, 1000]: gRPC rejects the service config", "retryThrottling/maxTokens");
         valid = false;
+      } else if (d != std::floor(d)) {
+        const size_t before = cx.model.problems.size();
+        cx.problem(cx.span(*n),
+                   "retryThrottling.maxTokens " + n->Scalar() +
+                       " is not an integer: gRPC's C core (C++, Python, Ruby, PHP, C#) rejects the service config; "
+                       "grpc-java and grpc-go take it as a number",
+                   "retryThrottling/maxTokens");
+        if (cx.model.problems.size() > before) cx.model.problems.back().one_consumer = true;
       }
     } else {
       cx.problem(key, "retryThrottling has no maxTokens, which is required: gRPC rejects the service config", "retryThrottling/maxTokens");
