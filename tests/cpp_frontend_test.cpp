@@ -242,7 +242,8 @@ TEST(CppFrontend, LocalAndFailoverRetriesAreAdvice) {
     else if (!p.advisory) ++plain;
     if (!p.used_by.empty()) EXPECT_TRUE(p.advisory) << p.component;
   }
-  EXPECT_EQ(local, 3); // the in-process queue; the profiler run after its script was rewritten; the semaphore poll
+  EXPECT_EQ(local, 4); // the in-process queue; the profiler run after its script was rewritten; the semaphore poll;
+                       // the device node opened with ::open(path, O_RDWR)
   // (the supervisor that relaunches its process after it exits is no retry at all: a failed fork leaves)
   EXPECT_EQ(failover, 1);
   // A random wait before a fixed-interval loop: callers out of step, so RL101/RL102 are notes.

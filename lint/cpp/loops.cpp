@@ -471,7 +471,10 @@ bool isLocalOperation(std::string_view name) {
                                 "FileExists|WriteSmallFile|rename|unlink|rmdir|fsync|l?stat$|S_IS|GetFileAttributes|"
                                 // local sockets and locks: a port or address of this host, an interface
                                 // list, a lock file (first contact: jitter said of them was judged FALSE)
-                                "socket$|setsockopt$|bind$|listen$|getifaddrs|flock$|lockf$|_locking$)",
+                                "socket$|setsockopt$|bind$|listen$|getifaddrs|flock$|lockf$|_locking$|"
+                                // a device on this host: libusb, hidapi, ioctl (first contact: USB
+                                // and HID retries given a remote service's consequences, judged FALSE)
+                                "libusb_|hid_(open|read|write|send|get)|ioctl$|fopen$)",
                                 std::regex::icase);
   return std::regex_search(name.begin(), name.end(), local);
 }
@@ -1202,10 +1205,21 @@ void Loop::judgeWhatIsRetried(RetryPolicy &p) {
                                      "ExtractOrCreate|get_?node|_get_node|acquire_?conn)",
                                      std::regex::icase);
     bool allLocal = !testedOps.empty(), eagain = false, pick = false;
+    // POSIX `open` of a path on this host: `::open(path, O_RDWR)`, `open(dev, O_RDONLY)`; a member
+    // `conn_->open()` is whatever the class opens.
+    auto localCall = [&](size_t k) {
+      if (isLocalOperation(t[k].text)) return true;
+      if (t[k].text != "open" && t[k].text != "openat" && t[k].text != "_wopen") return false;
+      if (t.is(k - 1, ".") || t.is(k - 1, "->")) return false;
+      if (t.is(k - 1, "::") && k >= 2 && isIdent(t[k - 2]) && t[k - 2].text != "std") return false;
+      for (size_t a = k + 2; a < t.close(k + 1); ++a)
+        if (isIdent(t[a]) && t[a].text.rfind("O_", 0) == 0) return true;
+      return t.is(k - 1, "::");
+    };
     // Calls in a local operation's arguments make what it is given (`WriteFile(path, Script())`).
     std::vector<Range> localArgs;
     for (size_t k : testedOps)
-      if (isLocalOperation(t[k].text)) localArgs.push_back({k + 1, t.close(k + 1)});
+      if (localCall(k)) localArgs.push_back({k + 1, t.close(k + 1)});
     // A test that neither leaves nor goes round (`if (out.empty())` after success) handles the
     // result: it says nothing about what is retried.
     std::vector<Range> handling;
@@ -1215,7 +1229,7 @@ void Loop::judgeWhatIsRetried(RetryPolicy &p) {
       bool skip = false;
       for (Range r : localArgs) skip |= r.b < k && k < r.e;
       for (Range r : handling) skip |= r.b <= k && k < r.e;
-      if (!skip) allLocal &= isLocalOperation(t[k].text);
+      if (!skip) allLocal &= localCall(k);
     }
     for (size_t i = lv.body.b; i < lv.body.e; ++i) {
       if (isIdent(t[i]) && std::regex_match(t[i].text, again)) eagain = true;
