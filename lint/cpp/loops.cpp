@@ -1322,15 +1322,38 @@ bool Loop::firstTryBeforeLoop() const {
     for (size_t k = v.b; k < v.e && !t.is(k, "("); ++k) s += t[k].text;
     return v.e > v.b && t.is(v.b, "(") ? std::string() : s;
   };
-  for (size_t i = cond.b; i < cond.e; ++i) {
-    if (!isIdent(t[i]) || t.is(i + 1, "(") || t.is(i - 1, ".") || t.is(i - 1, "->") || t[i].text == counter) continue;
-    for (const Write &in : writesOf(t, lv.body, t[i].text)) {
-      if (in.op != "=" || !a.opCalls(in.value).size()) continue;
-      const std::string op = callee(in.value);
-      for (const Write &before : writesOf(t, {lv.fn.b, kw}, t[i].text))
-        if (before.op == "=" && !op.empty() && callee(before.value) == op) return true;
+  // `data = send(cmd, &response);` before the loop and in it, `if (response == ok) break;`: the
+  // tested answer is an out-parameter of the same call.
+  auto givesAddressOf = [&](size_t c, const std::string &v) {
+    const size_t close = t.close(c + 1);
+    for (size_t k = c + 2; k + 1 < close; ++k)
+      if (t.is(k, "&") && t[k + 1].text == v && (t.is(k + 2, ",") || t.is(k + 2, ")"))) return true;
+    return false;
+  };
+  std::vector<Range> tested{cond};
+  for (const IfInfo &i : body.ifs)
+    if (i.exits) tested.push_back(i.cond);
+  for (Range r : tested)
+    for (size_t i = r.b; i < r.e; ++i) {
+      if (!isIdent(t[i]) || t.is(i + 1, "(") || t.is(i - 1, ".") || t.is(i - 1, "->") || t[i].text == counter) continue;
+      for (const Write &in : writesOf(t, lv.body, t[i].text)) {
+        if (in.op != "=" || !a.opCalls(in.value).size()) continue;
+        const std::string op = callee(in.value);
+        for (const Write &before : writesOf(t, {lv.fn.b, kw}, t[i].text))
+          if (before.op == "=" && !op.empty() && callee(before.value) == op) return true;
+      }
+      // Only when that call is all the pass does: beside another operation (`Rebalance();
+      // Distribution(&totals);`) the call before the loop is a reading of state, not a first try.
+      const auto passCalls = a.opCalls(lv.body);
+      for (size_t c : passCalls) {
+        if (!givesAddressOf(c, t[i].text)) continue;
+        bool alone = true;
+        for (size_t o : passCalls) alone &= t[o].text == t[c].text;
+        if (!alone) continue;
+        for (size_t b : a.opCalls({lv.fn.b, kw}))
+          if (t[b].text == t[c].text && givesAddressOf(b, t[i].text)) return true;
+      }
     }
-  }
   return false;
 }
 
