@@ -80,8 +80,10 @@ virtual_hosts:
   EXPECT_EQ(*m.policies[1].overall_deadline.value, Duration::s(4));
 }
 
-TEST(EnvoyRoute, BudgetOnlyFromAClusterInTheSameFile) {
-  FileModel m = extract("b.yaml", R"(static_resources:
+// A listener whose routes /a, /b and /c retry 5xx on the clusters named, and `clusters` (YAML
+// list items) beside it.
+FileModel routesToClusters(const char *file, const std::vector<std::string> &names, const std::string &clusters) {
+  std::string text = R"(static_resources:
   listeners:
   - filter_chains:
     - filters:
@@ -90,13 +92,18 @@ TEST(EnvoyRoute, BudgetOnlyFromAClusterInTheSameFile) {
             virtual_hosts:
             - name: v
               routes:
-              - {match: {prefix: /a}, route: {cluster: here, retry_policy: {retry_on: 5xx}}}
-              - {match: {prefix: /b}, route: {cluster: elsewhere, retry_policy: {retry_on: 5xx}}}
-              - {match: {prefix: /c}, route: {cluster: budgeted, retry_policy: {retry_on: 5xx}}}
-  clusters:
-  - {name: here, circuit_breakers: {thresholds: [{max_retries: 1024}]}}
-  - {name: budgeted, circuit_breakers: {thresholds: [{retry_budget: {}}]}}
-)");
+)";
+  const char *prefixes[] = {"/a", "/b", "/c"};
+  for (size_t i = 0; i < names.size() && i < 3; ++i)
+    text += std::string("              - {match: {prefix: ") + prefixes[i] + "}, route: {cluster: " + names[i] +
+            ", retry_policy: {retry_on: 5xx}}}\n";
+  return extract(file, text + "  clusters:\n" + clusters);
+}
+
+TEST(EnvoyRoute, BudgetOnlyFromAClusterInTheSameFile) {
+  FileModel m = routesToClusters("b.yaml", {"here", "elsewhere", "budgeted"},
+                                 "  - {name: here, circuit_breakers: {thresholds: [{max_retries: 1024}]}}\n"
+                                 "  - {name: budgeted, circuit_breakers: {thresholds: [{retry_budget: {}}]}}\n");
   ASSERT_EQ(m.policies.size(), 3u);
   EXPECT_EQ(m.policies[0].budget.origin, Origin::Defaulted);
   EXPECT_FALSE(m.policies[0].budget.value); // 1024 parallel retries bound nothing in an outage
@@ -107,23 +114,11 @@ TEST(EnvoyRoute, BudgetOnlyFromAClusterInTheSameFile) {
 // Envoy's default circuit breaker (3 parallel retries), or a cap as low, bounds the retry load in an
 // outage: retries beyond it fail at once. A cap at a non-default priority does not count.
 TEST(EnvoyRoute, ALowCapOnParallelRetriesBoundsTheLoadAsABudget) {
-  FileModel m = extract("c.yaml", R"(static_resources:
-  listeners:
-  - filter_chains:
-    - filters:
-      - typed_config:
-          route_config:
-            virtual_hosts:
-            - name: v
-              routes:
-              - {match: {prefix: /a}, route: {cluster: plain, retry_policy: {retry_on: 5xx}}}
-              - {match: {prefix: /b}, route: {cluster: capped, retry_policy: {retry_on: 5xx}}}
-              - {match: {prefix: /c}, route: {cluster: high, retry_policy: {retry_on: 5xx}}}
-  clusters:
-  - {name: plain}
-  - {name: capped, circuit_breakers: {thresholds: [{max_retries: 5}]}}
-  - {name: high, circuit_breakers: {thresholds: [{priority: HIGH, max_retries: 2}, {max_retries: 100}]}}
-)");
+  FileModel m = routesToClusters(
+      "c.yaml", {"plain", "capped", "high"},
+      "  - {name: plain}\n"
+      "  - {name: capped, circuit_breakers: {thresholds: [{max_retries: 5}]}}\n"
+      "  - {name: high, circuit_breakers: {thresholds: [{priority: HIGH, max_retries: 2}, {max_retries: 100}]}}\n");
   ASSERT_EQ(m.policies.size(), 3u);
   EXPECT_EQ(m.policies[0].budget.origin, Origin::Defaulted);
   EXPECT_TRUE(m.policies[0].budget.value);

@@ -10,8 +10,9 @@
 // failed: a retry whose wait is the interval (fixed, and jittered only if it draws a random
 // term), however often the caller runs. A time stamp set on success or on every pass is a
 // period (a heartbeat, a report), not a retry: nothing failed.
+#include <map>
 #include <regex>
-#include <set>
+#include <string>
 
 #include "lint/cpp/cpp_frontend.h"
 
@@ -80,6 +81,10 @@ bool failureBlock(const Tokens &t, size_t open) {
 } // namespace
 
 void analyseTimeGates(const Tokens &t, const FileFacts &facts, ExtractContext &cx) {
+  // Most files read no clock: they are not walked function by function.
+  bool readsClock = false;
+  for (size_t i = 0; i + 1 < t.size() && !readsClock; ++i) readsClock = clockCall(t, i);
+  if (!readsClock) return;
   std::map<std::string, int> perFunction;
   for (const Function &f : functionsOf(t)) {
     const Range body = f.body;
@@ -116,7 +121,6 @@ void analyseTimeGates(const Tokens &t, const FileFacts &facts, ExtractContext &c
       // The failure branch of an operation stamps `last` with the clock.
       size_t stamp = SIZE_MAX;
       for (size_t k = body.b + 1; k + 2 < body.e && stamp == SIZE_MAX; ++k) {
-        std::string c2;
         if (t[k].text != last || !t.is(k + 1, "=") || t.is(k - 1, ".") || t.is(k - 1, "->")) continue;
         if (!(clockCall(t, k + 2) || (isIdent(t[k + 2]) && clockVars.count(t[k + 2].text)))) continue;
         const size_t open = enclosingOpen(t, body.b, k);
